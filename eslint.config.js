@@ -1,0 +1,70 @@
+// Flat config: typescript-eslint with type information, plus the layering rules of DESIGN.md.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const platformModules = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'net'];
+
+/** Builds a no-restricted-imports rule that forbids the given import patterns. */
+function forbidImports(patterns, message) {
+  return ['error', { patterns: [{ group: patterns, message }] }];
+}
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'dist', 'data', 'coverage', 'test-results', 'screenshots'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbidImports(
+        [...platformModules, 'electron', 'react', 'react-dom', '#server/*', '#renderer/*', '#electron/*', '../*'],
+        'shared/ is pure TypeScript: no platform modules, no other layers, import through #shared/.',
+      ),
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': forbidImports(
+        ['#server/*', '#electron/*', 'electron', 'node:*', '../../*'],
+        'renderer/ talks to its host through #shared/bridge.ts only.',
+      ),
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbidImports(
+        ['#renderer/*', '#electron/*', 'electron', '../../*'],
+        'server/ imports shared/ and its own modules only.',
+      ),
+    },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbidImports(
+        ['#server/*', '#renderer/*', '../../*'],
+        'electron/ imports shared/ and its own modules only.',
+      ),
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

@@ -1,0 +1,18 @@
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+/** The application's database handle. */
+export type Db = Kysely<Database>;
+
+/** Either the database or a transaction on it; every repository method accepts one. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+// Return BIGINT counts as numbers: they are row counts, far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Opens a pooled connection to `connectionString`. */
+export function createDatabase(connectionString: string, maxConnections = 10): Db {
+  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,23 @@
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import * as initial from './migrations/0001-initial.ts';
+
+/** Every migration in order; files are imported statically so bundles and tsx agree. */
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+/** Applies every pending forward migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+  });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  const failed = result.results?.find((entry) => entry.status === 'Error');
+  if (result.error !== undefined) {
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed`, {
+      cause: result.error,
+    });
+  }
+  return (result.results ?? []).map((entry) => entry.migrationName);
+}

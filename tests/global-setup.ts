@@ -1,0 +1,38 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '#server/db/embedded-postgres.ts';
+import { getFreePort } from './helpers/free-port.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+  }
+}
+
+/**
+ * One PostgreSQL for the whole run: TEST_DATABASE_URL when set (a superuser URL of a
+ * disposable server), otherwise an embedded cluster in a temporary folder. Each test file
+ * creates its own database on it (tests/helpers/test-database.ts).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const external = process.env.TEST_DATABASE_URL;
+  if (external !== undefined && external !== '') {
+    project.provide('adminDatabaseUrl', external);
+    return () => Promise.resolve();
+  }
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-test-pg-'));
+  // The unprivileged postgres user must be able to reach the cluster folder inside.
+  await chmod(folder, 0o755);
+  const cluster = await startEmbeddedPostgres({
+    directory: path.join(folder, 'pg'),
+    port: await getFreePort(),
+    password: 'test-only-password',
+  });
+  project.provide('adminDatabaseUrl', cluster.connectionString('postgres'));
+  return async () => {
+    await cluster.stop();
+    await rm(folder, { recursive: true, force: true });
+  };
+}
