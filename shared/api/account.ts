@@ -1,0 +1,42 @@
+import { isValidPhoneNumber } from 'libphonenumber-js';
+import { z } from 'zod';
+import { PLAN_CODES } from '#shared/domain/plans.ts';
+
+/** What the account holder may use, derived from the plan. */
+export const accountCapabilitiesSchema = z.object({
+  text_notifications_allowed: z.boolean(),
+  web_searches_allowed: z.boolean(),
+  search_limit: z.number().int(),
+});
+
+/** GET and PATCH /v2/account answer. */
+export const accountSchema = z.object({
+  email: z.string().nullable(),
+  phone_number: z.string().nullable(),
+  enable_notifications: z.boolean(),
+  plan: z.enum(PLAN_CODES),
+  capabilities: accountCapabilitiesSchema,
+});
+/** The signed-in user's account. */
+export type Account = z.infer<typeof accountSchema>;
+
+const emailSchema = z.string().trim().max(254).pipe(z.email({ message: 'Enter a valid email address' }));
+
+/** Phone numbers are stored as E.164; an empty value clears the number. */
+const phoneSchema = z
+  .string()
+  .trim()
+  .max(32)
+  .refine((value) => value === '' || isValidPhoneNumber(value), {
+    message: 'Enter a valid phone number in international format, e.g. +14155550123',
+  })
+  .transform((value) => (value === '' ? null : value));
+
+/** PATCH /v2/account body. */
+export const accountUpdateSchema = z.object({
+  email: z.union([emailSchema, z.literal('').transform(() => null), z.null()]),
+  phone_number: z.union([phoneSchema, z.null()]),
+  enable_notifications: z.boolean(),
+});
+/** Values the account form sends. */
+export type AccountUpdate = z.input<typeof accountUpdateSchema>;
