@@ -27,6 +27,9 @@ const environmentSchema = z.object({
   SHELFWATCH_DEMO_PASSWORD: optionalString,
   SHELFWATCH_DISABLE_DEMO: booleanFromEnv,
   SUPPORT_EMAIL: z.string().email().default('support@shelfwatch.app'),
+  SUPPORT_END_DATE: z.string().default('September 8th, 2025'),
+  MAKER_NAME: z.string().default('Lantern Apps'),
+  MAKER_URL: z.string().url().default('https://lanternapps.dev'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -44,6 +47,8 @@ export type AppConfig = {
   apiAudience: string;
   demo: { isEnabled: boolean; password: string | undefined };
   supportEmail: string;
+  supportEndDate: string;
+  maker: { name: string; url: string };
   logLevel: string;
 };
 
@@ -83,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiAudience: values.AUTH0_AUDIENCE ?? values.API_AUDIENCE,
     demo: { isEnabled: !values.SHELFWATCH_DISABLE_DEMO, password: values.SHELFWATCH_DEMO_PASSWORD },
     supportEmail: values.SUPPORT_EMAIL,
+    supportEndDate: values.SUPPORT_END_DATE,
+    maker: { name: values.MAKER_NAME, url: values.MAKER_URL },
     logLevel: values.LOG_LEVEL,
   };
 }

@@ -34,7 +34,7 @@ export async function startEmbeddedPostgres(options: {
     // Loopback TCP only: no Unix socket in a shared /tmp, no LAN exposure.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: options.onLog ?? (() => undefined),
-    onError: options.onLog ?? (() => undefined),
+    onError: (messageOrError: unknown) => options.onLog?.(String(messageOrError)),
   });
   const isInitialised = await access(path.join(directory, 'PG_VERSION')).then(
     () => true,

@@ -1,3 +1,4 @@
+import type { Database } from './schema.ts';
 import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import * as initial from './migrations/0001-initial.ts';
 
@@ -7,7 +8,7 @@ const migrations: Record<string, Migration> = {
 };
 
 /** Applies every pending forward migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },

@@ -40,3 +40,5 @@ export const accountUpdateSchema = z.object({
 });
 /** Values the account form sends. */
 export type AccountUpdate = z.input<typeof accountUpdateSchema>;
+/** Account values after validation: email and phone normalised, empty values null. */
+export type AccountUpdateValues = z.output<typeof accountUpdateSchema>;

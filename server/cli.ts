@@ -1,0 +1,95 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { PLAN_CODES, type PlanCode } from '#shared/domain/plans.ts';
+import { loadConfig } from './config.ts';
+import type { Db } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { findUsersByEmail, updateUserPlan } from './db/repositories/users-repository.ts';
+import { importStoreDirectory, seedCatalog } from './services/catalog-service.ts';
+import { openDatabase } from './stack.ts';
+
+/** Apple's public store directory, the source of `catalog sync`. */
+const APPLE_STORE_DIRECTORY_URL = 'https://www.apple.com/rsp-web/store-list?locale=en_US';
+
+/** Runs `task` against the configured (or embedded) database, migrated, then closes it. */
+async function withDatabase<T>(task: (db: Db) => Promise<T>): Promise<T> {
+  const { db, cluster } = await openDatabase(loadConfig(), () => undefined);
+  try {
+    await migrateToLatest(db);
+    return await task(db);
+  } finally {
+    await db.destroy();
+    await cluster?.stop();
+  }
+}
+
+function parsePlan(value: string): PlanCode {
+  if (!(PLAN_CODES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`plan must be one of ${PLAN_CODES.join(', ')}`);
+  }
+  return value as PlanCode;
+}
+
+/** Builds the `shelfwatch` command line. */
+export function buildCli(): Command {
+  const program = new Command('shelfwatch').description('Shelfwatch server administration');
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations')
+    .action(async () => {
+      const applied = await withDatabase((db) => migrateToLatest(db));
+      console.log(applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`);
+    });
+
+  const catalog = program.command('catalog').description('countries, stores and products');
+  const runImport = async (source: string): Promise<void> => {
+    const report = await withDatabase(async (db) => {
+      await seedCatalog(db);
+      return await importStoreDirectory(db, source);
+    });
+    console.log(`Imported ${report.imported} stores.`);
+    if (report.countriesAdded.length > 0) {
+      console.log(`Added countries: ${report.countriesAdded.join(', ')}`);
+    }
+    for (const skipped of report.skipped) {
+      console.log(`Skipped ${skipped.id ?? '(no id)'}: ${skipped.reason}`);
+    }
+  };
+  catalog
+    .command('import-stores')
+    .argument('<source>', "a file or http(s) URL in Apple's store-directory format")
+    .description("import stores from Apple's store directory format")
+    .action(runImport);
+  catalog
+    .command('sync')
+    .description(`refresh stores from ${APPLE_STORE_DIRECTORY_URL}`)
+    .action(() => runImport(APPLE_STORE_DIRECTORY_URL));
+
+  program
+    .command('set-plan')
+    .argument('<email>', 'the account email')
+    .argument('<plan>', `one of ${PLAN_CODES.join(', ')}`, parsePlan)
+    .description("change an account's plan (until billing is configured)")
+    .action(async (email: string, plan: PlanCode) => {
+      const count = await withDatabase(async (db) => {
+        const users = await findUsersByEmail(db, email);
+        for (const user of users) {
+          await updateUserPlan(db, user.id, plan);
+        }
+        return users.length;
+      });
+      if (count === 0) {
+        throw new Error(`No account with email ${email} (it appears after the first sign-in)`);
+      }
+      console.log(`Set ${count} account(s) with email ${email} to ${plan}.`);
+    });
+
+  return program;
+}
+
+buildCli()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });

@@ -1,0 +1,149 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../database.ts';
+import type { CountriesTable, NewStore, ProductModelsTable, ProductTypesTable, StoreRow } from '../schema.ts';
+
+/** A country row. */
+export type CountryRow = Selectable<CountriesTable>;
+/** A product type row. */
+export type ProductTypeRow = Selectable<ProductTypesTable>;
+/** A product model row. */
+export type ProductModelRow = Selectable<ProductModelsTable>;
+
+/** Every product type, in catalog order. */
+export async function listProductTypes(db: Executor): Promise<ProductTypeRow[]> {
+  return await db.selectFrom('product_types').selectAll().orderBy('sort_order').orderBy('product_id').execute();
+}
+
+/** One product type, or undefined. */
+export async function findProductType(db: Executor, productId: string): Promise<ProductTypeRow | undefined> {
+  return await db.selectFrom('product_types').selectAll().where('product_id', '=', productId).executeTakeFirst();
+}
+
+/** Every store, by country then name. */
+export async function listStores(db: Executor): Promise<StoreRow[]> {
+  return await db.selectFrom('stores').selectAll().orderBy('country_locale').orderBy('store_name').execute();
+}
+
+/** One store with its country's code, or undefined. */
+export async function findStoreWithCountry(
+  db: Executor,
+  storeId: string,
+): Promise<(StoreRow & { country_code: string }) | undefined> {
+  return await db
+    .selectFrom('stores')
+    .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
+    .selectAll('stores')
+    .select('countries.country_code')
+    .where('stores.store_id', '=', storeId)
+    .executeTakeFirst();
+}
+
+/** Stores by id. */
+export async function findStoresByIds(db: Executor, storeIds: readonly string[]): Promise<StoreRow[]> {
+  if (storeIds.length === 0) {
+    return [];
+  }
+  return await db.selectFrom('stores').selectAll().where('store_id', 'in', storeIds).execute();
+}
+
+/** Every country, by display name. */
+export async function listCountries(db: Executor): Promise<CountryRow[]> {
+  return await db.selectFrom('countries').selectAll().orderBy('display_name').execute();
+}
+
+/** Models of a product type sold in a country, in a stable order. */
+export async function listProductModels(
+  db: Executor,
+  productId: string,
+  countryCode: string,
+): Promise<ProductModelRow[]> {
+  return await db
+    .selectFrom('product_models')
+    .selectAll()
+    .where('product_id', '=', productId)
+    .where('country_code', '=', countryCode)
+    .orderBy('display_name')
+    .execute();
+}
+
+/** Inserts or updates countries by code. */
+export async function upsertCountries(db: Executor, countries: readonly CountryRow[]): Promise<void> {
+  if (countries.length === 0) {
+    return;
+  }
+  await db
+    .insertInto('countries')
+    .values([...countries])
+    .onConflict((conflict) =>
+      conflict.column('country_code').doUpdateSet((eb) => ({
+        locale_code: eb.ref('excluded.locale_code'),
+        display_name: eb.ref('excluded.display_name'),
+      })),
+    )
+    .execute();
+}
+
+/** Inserts or updates stores by id; coordinates already known are kept when the input has none. */
+export async function upsertStores(db: Executor, stores: readonly NewStore[]): Promise<number> {
+  let written = 0;
+  // Chunked so a 500-store directory stays well under PostgreSQL's parameter limit.
+  for (let start = 0; start < stores.length; start += 200) {
+    const chunk = stores.slice(start, start + 200).map((store) => ({ ...store, updated_at: new Date() }));
+    const result = await db
+      .insertInto('stores')
+      .values(chunk)
+      .onConflict((conflict) =>
+        conflict.column('store_id').doUpdateSet((eb) => ({
+          store_name: eb.ref('excluded.store_name'),
+          country_locale: eb.ref('excluded.country_locale'),
+          city: eb.ref('excluded.city'),
+          state_code: eb.ref('excluded.state_code'),
+          state_name: eb.ref('excluded.state_name'),
+          address1: eb.ref('excluded.address1'),
+          address2: eb.ref('excluded.address2'),
+          postal_code: eb.ref('excluded.postal_code'),
+          telephone: eb.ref('excluded.telephone'),
+          store_slug: eb.ref('excluded.store_slug'),
+          latitude: eb.fn.coalesce('excluded.latitude', 'stores.latitude'),
+          longitude: eb.fn.coalesce('excluded.longitude', 'stores.longitude'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .executeTakeFirst();
+    written += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return written;
+}
+
+/** Inserts or updates product types and models. */
+export async function upsertProducts(
+  db: Executor,
+  productTypes: readonly ProductTypeRow[],
+  models: readonly ProductModelRow[],
+): Promise<void> {
+  if (productTypes.length > 0) {
+    await db
+      .insertInto('product_types')
+      .values([...productTypes])
+      .onConflict((conflict) =>
+        conflict.column('product_id').doUpdateSet((eb) => ({
+          product_name: eb.ref('excluded.product_name'),
+          family: eb.ref('excluded.family'),
+          sort_order: eb.ref('excluded.sort_order'),
+        })),
+      )
+      .execute();
+  }
+  for (let start = 0; start < models.length; start += 500) {
+    await db
+      .insertInto('product_models')
+      .values(models.slice(start, start + 500))
+      .onConflict((conflict) =>
+        conflict.columns(['country_code', 'part_number']).doUpdateSet((eb) => ({
+          product_id: eb.ref('excluded.product_id'),
+          display_name: eb.ref('excluded.display_name'),
+        })),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '#shared/api/errors.ts';
+import { searchInventorySchema } from '#shared/api/inventory.ts';
+import { newSearchSchema, searchListSchema, searchParamsSchema, searchSchema, searchUpdateSchema } from '#shared/api/searches.ts';
+import type { Db } from '#server/db/database.ts';
+import { listPreferredParts } from '#server/db/repositories/searches-repository.ts';
+import { computeSearchInventory } from '#server/services/inventory-service.ts';
+import {
+  createUserSearch,
+  deleteUserSearch,
+  getUserSearch,
+  listUserSearches,
+  requireOwnedSearch,
+  updateUserSearch,
+} from '#server/services/searches-service.ts';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+
+/** The signed-in user's saved searches and their inventory. */
+export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.get('/searches/my_searches', { schema: { response: { 200: searchListSchema, ...errors } } }, async (request) =>
+    listUserSearches(db, await request.requireUser()),
+  );
+
+  app.post(
+    '/searches',
+    { schema: { body: newSearchSchema, response: { 201: searchSchema, ...errors } } },
+    async (request, reply) => {
+      const search = await createUserSearch(db, await request.requireUser(), request.body);
+      return reply.code(201).send(search);
+    },
+  );
+
+  app.get(
+    '/searches/:id',
+    { schema: { params: searchParamsSchema, response: { 200: searchSchema, ...errors } } },
+    async (request) => getUserSearch(db, await request.requireUser(), request.params.id),
+  );
+
+  app.patch(
+    '/searches/:id',
+    { schema: { params: searchParamsSchema, body: searchUpdateSchema, response: { 200: searchSchema, ...errors } } },
+    async (request) => updateUserSearch(db, await request.requireUser(), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/searches/:id',
+    { schema: { params: searchParamsSchema, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await deleteUserSearch(db, await request.requireUser(), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/searches/:id/inventory',
+    { schema: { params: searchParamsSchema, response: { 200: searchInventorySchema, ...errors } } },
+    async (request) => {
+      const search = await requireOwnedSearch(db, await request.requireUser(), request.params.id);
+      const preferred = await listPreferredParts(db, [search.id]);
+      return await computeSearchInventory(db, search, preferred.get(search.id) ?? new Set());
+    },
+  );
+};
