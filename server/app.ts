@@ -73,8 +73,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         }),
       });
       await v2.register(catalogRoutes, { db: deps.db });
-      await v2.register(accountRoutes, { db: deps.db });
-      await v2.register(searchesRoutes, { db: deps.db });
+      await v2.register(async (signedIn) => {
+        signedIn.addHook('onRequest', signedIn.authenticate);
+        await signedIn.register(accountRoutes, { db: deps.db });
+        await signedIn.register(searchesRoutes, { db: deps.db });
+      });
       await v2.register(billingRoutes);
     },
     { prefix: '/v2' },

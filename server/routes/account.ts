@@ -9,12 +9,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.get(
     '/account',
     { schema: { response: { 200: accountSchema, 401: errorBodySchema } } },
-    async (request) => toAccount(await request.requireUser()),
+    async (request) => toAccount(request.requireUser()),
   );
 
   app.patch(
     '/account',
     { schema: { body: accountUpdateSchema, response: { 200: accountSchema, 400: errorBodySchema, 401: errorBodySchema } } },
-    async (request) => await saveAccount(db, await request.requireUser(), request.body),
+    async (request) => await saveAccount(db, request.requireUser(), request.body),
   );
 };

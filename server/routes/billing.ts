@@ -26,11 +26,11 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/account/create-portal-session',
-    { schema: { body: portalSessionRequestSchema, response: { 200: portalSessionResponseSchema, ...errors } } },
-    async (request) => {
-      await request.requireUser();
-      return rejectUnconfiguredBilling();
+    {
+      onRequest: app.authenticate,
+      schema: { body: portalSessionRequestSchema, response: { 200: portalSessionResponseSchema, ...errors } },
     },
+    () => rejectUnconfiguredBilling(),
   );
 
   app.post(

@@ -20,14 +20,14 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 /** The signed-in user's saved searches and their inventory. */
 export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get('/searches/my_searches', { schema: { response: { 200: searchListSchema, ...errors } } }, async (request) =>
-    listUserSearches(db, await request.requireUser()),
+    listUserSearches(db, request.requireUser()),
   );
 
   app.post(
     '/searches',
     { schema: { body: newSearchSchema, response: { 201: searchSchema, ...errors } } },
     async (request, reply) => {
-      const search = await createUserSearch(db, await request.requireUser(), request.body);
+      const search = await createUserSearch(db, request.requireUser(), request.body);
       return reply.code(201).send(search);
     },
   );
@@ -35,20 +35,20 @@ export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.get(
     '/searches/:id',
     { schema: { params: searchParamsSchema, response: { 200: searchSchema, ...errors } } },
-    async (request) => getUserSearch(db, await request.requireUser(), request.params.id),
+    async (request) => getUserSearch(db, request.requireUser(), request.params.id),
   );
 
   app.patch(
     '/searches/:id',
     { schema: { params: searchParamsSchema, body: searchUpdateSchema, response: { 200: searchSchema, ...errors } } },
-    async (request) => updateUserSearch(db, await request.requireUser(), request.params.id, request.body),
+    async (request) => updateUserSearch(db, request.requireUser(), request.params.id, request.body),
   );
 
   app.delete(
     '/searches/:id',
     { schema: { params: searchParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteUserSearch(db, await request.requireUser(), request.params.id);
+      await deleteUserSearch(db, request.requireUser(), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -57,7 +57,7 @@ export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/searches/:id/inventory',
     { schema: { params: searchParamsSchema, response: { 200: searchInventorySchema, ...errors } } },
     async (request) => {
-      const search = await requireOwnedSearch(db, await request.requireUser(), request.params.id);
+      const search = await requireOwnedSearch(db, request.requireUser(), request.params.id);
       const preferred = await listPreferredParts(db, [search.id]);
       return await computeSearchInventory(db, search, preferred.get(search.id) ?? new Set());
     },

@@ -1,0 +1,163 @@
+import formBody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { Interaction } from 'oidc-provider';
+import { z } from 'zod';
+import type { Db } from '#server/db/database.ts';
+import { verifyIdpCredentials } from './accounts.ts';
+import type { IdpLogger } from './load-oidc-provider.ts';
+import { renderLoginPage, renderMessagePage, WRONG_CREDENTIALS_MESSAGE } from './pages.ts';
+
+/** What the login routes need. */
+export type InteractionRouteOptions = {
+  provider: Provider;
+  db: Db;
+  logger: IdpLogger;
+  /** Origins a sign-in may redirect to after the form is posted (CSP form-action). */
+  redirectOrigins: string[];
+  siteHome: string | undefined;
+};
+
+/** Sign-in attempts allowed per client address and email in one window. */
+export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
+
+const paramsSchema = z.object({ uid: z.string().min(1).max(100) });
+const loginBodySchema = z.object({
+  email: z.string().max(320).catch(''),
+  password: z.string().max(1024).catch(''),
+});
+
+/** Thrown by the rate limiter; rendered as a readable 429 page. */
+class LoginRateLimitedError extends Error {
+  readonly statusCode = 429;
+  readonly retryAfter: string;
+
+  constructor(retryAfter: string) {
+    super('Too many sign-in attempts');
+    this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * The product's own sign-in page at oidc-provider's interaction URL.
+ *
+ * CSRF: a forged POST cannot complete a sign-in. The uid in the path is unguessable and
+ * must equal the one in oidc-provider's signed, SameSite=Lax interaction cookie (scoped to
+ * /interaction/<uid>), which browsers do not send with cross-site POSTs.
+ */
+export async function registerInteractionRoutes(app: FastifyInstance, options: InteractionRouteOptions): Promise<void> {
+  const { provider, db, logger, siteHome } = options;
+  await app.register(formBody);
+  await app.register(rateLimit, { global: false });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        styleSrc: ["'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        // Chromium applies form-action to the redirects after the post: allow the sites.
+        formAction: ["'self'", ...options.redirectOrigins],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+    },
+  });
+
+  const homeLink = siteHome === undefined ? undefined : { href: siteHome, text: 'Back to Shelfwatch' };
+  const sendPage = (reply: FastifyReply, status: number, html: string): FastifyReply =>
+    reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+  const sendExpired = (reply: FastifyReply): FastifyReply =>
+    sendPage(
+      reply,
+      400,
+      renderMessagePage({
+        title: 'This sign-in has expired',
+        message: 'Go back to Shelfwatch and sign in again.',
+        link: homeLink,
+      }),
+    );
+
+  /** The pending login interaction named by the path, or undefined if cookie and path disagree. */
+  const findLoginInteraction = async (request: FastifyRequest, reply: FastifyReply): Promise<Interaction | undefined> => {
+    const { uid } = paramsSchema.parse(request.params);
+    try {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      return details.uid === uid && details.prompt.name === 'login' ? details : undefined;
+    } catch {
+      // SessionNotFound: no or expired interaction cookie, or the interaction is gone.
+      return undefined;
+    }
+  };
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof LoginRateLimitedError) {
+      return sendPage(
+        reply.header('retry-after', error.retryAfter),
+        429,
+        renderMessagePage({
+          title: 'Too many sign-in attempts',
+          message: 'Please wait a minute before trying again.',
+        }),
+      );
+    }
+    logger.warn(`Sign-in page failed for ${request.method} ${request.url}: ${String(error)}`);
+    return sendPage(
+      reply,
+      500,
+      renderMessagePage({ title: 'Something went wrong', message: 'Please try again.', link: homeLink }),
+    );
+  });
+
+  app.get('/interaction/:uid', async (request, reply) => {
+    const interaction = await findLoginInteraction(request, reply);
+    if (interaction === undefined) {
+      return sendExpired(reply);
+    }
+    const loginHint = interaction.params.login_hint;
+    return sendPage(
+      reply,
+      200,
+      renderLoginPage({ uid: interaction.uid, email: typeof loginHint === 'string' ? loginHint : undefined }),
+    );
+  });
+
+  app.post(
+    '/interaction/:uid/login',
+    {
+      config: {
+        rateLimit: {
+          max: LOGIN_ATTEMPTS_PER_MINUTE,
+          timeWindow: 60_000,
+          // After body parsing, so the key can include the email being guessed at.
+          hook: 'preHandler',
+          keyGenerator: (request) => `${request.ip}|${loginBodySchema.parse(request.body ?? {}).email.trim().toLowerCase()}`,
+          errorResponseBuilder: (_request, context) => new LoginRateLimitedError(String(Math.ceil(context.ttl / 1000))),
+        },
+      },
+    },
+    async (request, reply) => {
+      const interaction = await findLoginInteraction(request, reply);
+      if (interaction === undefined) {
+        return sendExpired(reply);
+      }
+      const { email, password } = loginBodySchema.parse(request.body ?? {});
+      if (email.trim() === '' || password === '') {
+        return sendPage(reply, 422, renderLoginPage({ uid: interaction.uid, email, error: 'Enter your email and password.' }));
+      }
+      const account = await verifyIdpCredentials(db, email, password);
+      if (account === undefined) {
+        return sendPage(reply, 422, renderLoginPage({ uid: interaction.uid, email, error: WRONG_CREDENTIALS_MESSAGE }));
+      }
+      const returnTo = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { login: { accountId: account.id, amr: ['pwd'] } },
+        { mergeWithLastSubmission: false },
+      );
+      return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
+    },
+  );
+}

@@ -1,0 +1,70 @@
+// Field names are snake_case because these rows go straight into the database and out through
+// /v2 (see shared/api/catalog.ts); renaming them here would mean a mapping layer everywhere.
+
+/** A country Shelfwatch serves; `locale_code` matches the store directory's locale for it. */
+export type CountrySeed = {
+  country_code: string;
+  locale_code: string;
+  display_name: string;
+};
+
+/** An Apple retail store; optional address parts are null rather than empty strings. */
+export type StoreSeed = {
+  store_id: string;
+  store_name: string;
+  country_locale: string;
+  city: string;
+  state_code: string | null;
+  state_name: string | null;
+  address1: string;
+  address2: string | null;
+  postal_code: string | null;
+  telephone: string | null;
+  store_slug: string;
+  latitude: number;
+  longitude: number;
+};
+
+/** A store read from Apple's directory, which carries no coordinates. */
+export type DirectoryStore = Omit<StoreSeed, 'latitude' | 'longitude'> & {
+  latitude: null;
+  longitude: null;
+};
+
+/** Icon family of a product type (spec section 2, "Product icons"). */
+export type ProductFamily =
+  | 'earbuds'
+  | 'headphones'
+  | 'watch'
+  | 'tablet'
+  | 'phone-classic'
+  | 'phone-modern'
+  | 'laptop'
+  | 'studio-desktop'
+  | 'mini-desktop'
+  | 'display'
+  | 'pencil-adapter'
+  | 'smart-speaker';
+
+/** A product type a search watches, e.g. 'iphone16pro'. */
+export type ProductTypeSeed = {
+  product_id: string;
+  product_name: string;
+  family: ProductFamily;
+  sort_order: number;
+};
+
+/** One orderable configuration of a product type in one country. */
+export type ProductModelSeed = {
+  product_id: string;
+  country_code: string;
+  part_number: string;
+  display_name: string;
+};
+
+/** The parts of a tablet product code that pick its icon. */
+export type TabletVariant = {
+  line: 'mini' | 'air' | 'pro';
+  size?: 11 | 13;
+  connectivity: 'wifi' | 'cellular';
+};

@@ -1,0 +1,71 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '#server/app.ts';
+import { findOrCreateUserByIdentity, updateUserPlan } from '#server/db/repositories/users-repository.ts';
+import type { PlanCode, UserRow } from '#server/db/schema.ts';
+import { createTokenVerifier } from '#server/plugins/auth/token-verifier.ts';
+import { seedCatalog } from '#server/services/catalog-service.ts';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
+import { startTestIdentityProvider, type TestIdentityProvider } from './tokens.ts';
+
+/** A signed-in test user and a bearer token for them. */
+export type TestUser = { user: UserRow; token: string };
+
+/** The real API on its own database with the real login provider and token verifier. */
+export type ApiHarness = {
+  app: FastifyInstance;
+  testDb: TestDatabase;
+  idp: TestIdentityProvider;
+  /** Creates a user on `plan` with a token the API accepts. */
+  createUser: (name: string, plan: PlanCode) => Promise<TestUser>;
+  /** Sends a request, with the user's token when given. */
+  call: (request: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; as?: TestUser; body?: unknown }) => Promise<LightMyRequestResponse>;
+  close: () => Promise<void>;
+};
+
+/** Starts the harness; one per test file. */
+export async function startApiHarness(): Promise<ApiHarness> {
+  const testDb = await createTestDatabase();
+  await seedCatalog(testDb.db);
+  const idp = await startTestIdentityProvider(testDb.db);
+  const app = await buildApp({
+    db: testDb.db,
+    verifyToken: createTokenVerifier({ issuer: idp.issuer, audience: idp.audience }),
+    website: {
+      auth: { domain: idp.issuer.replace(/\/$/, ''), clientId: idp.clientId, audience: idp.audience },
+      apiBaseUrl: 'http://localhost:3000',
+      supportEmail: 'support@shelfwatch.app',
+      supportEndDate: 'September 8th, 2025',
+      maker: { name: 'Lantern Apps', url: 'https://lanternapps.dev' },
+      isBillingConfigured: false,
+      cookiePrefix: 'shelfwatch_',
+    },
+    corsOrigins: ['http://localhost:3000'],
+    logLevel: 'silent',
+    rateLimitPerMinute: 10_000,
+  });
+  await app.ready();
+  return {
+    app,
+    testDb,
+    idp,
+    createUser: async (name, plan) => {
+      const email = `${name}@example.com`;
+      const user = await findOrCreateUserByIdentity(testDb.db, { issuer: idp.issuer, subject: `subject-${name}`, email });
+      await updateUserPlan(testDb.db, user.id, plan);
+      const token = await idp.issueAccessToken({ subject: `subject-${name}`, email });
+      return { user: { ...user, plan }, token };
+    },
+    call: (request) =>
+      app.inject({
+        method: request.method,
+        url: request.url,
+        headers: request.as === undefined ? {} : { authorization: `Bearer ${request.as.token}` },
+        ...(request.body === undefined ? {} : { payload: request.body as Record<string, unknown> }),
+      }),
+    close: async () => {
+      await app.close();
+      await idp.close();
+      await testDb.drop();
+    },
+  };
+}

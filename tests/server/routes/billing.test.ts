@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appConfigSchema } from '#shared/api/app-config.ts';
+import { buildApp } from '#server/app.ts';
+import { createDatabase } from '#server/db/database.ts';
+import { startApiHarness, type ApiHarness } from '#tests/helpers/api-harness.ts';
+
+describe('billing calls before billing is configured', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApiHarness();
+  });
+  afterAll(async () => api.close());
+
+  it('answers post_checkout with 503 billing_not_configured once its input is valid', async () => {
+    const response = await api.call({ method: 'POST', url: '/v2/account/post_checkout', body: { session_id: 'cs_test_123' } });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ reason: 'billing_not_configured', message: expect.any(String) as string });
+    const bad = await api.call({ method: 'POST', url: '/v2/account/post_checkout', body: {} });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'session_id' });
+  });
+
+  it('validates the checkout lookup key before answering 503', async () => {
+    const bad = await api.call({ method: 'POST', url: '/v2/account/create-checkout-session', body: { lookup_key: 'iw-gold', auth0_id: 'x' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'lookup_key' });
+    const good = await api.call({ method: 'POST', url: '/v2/account/create-checkout-session', body: { lookup_key: 'iw-premium-yearly', auth0_id: 'auth0|abc' } });
+    expect(good.statusCode).toBe(503);
+    expect(good.json()).toMatchObject({ reason: 'billing_not_configured' });
+  });
+
+  it('needs a token for the billing portal, then answers 503', async () => {
+    expect((await api.call({ method: 'POST', url: '/v2/account/create-portal-session', body: {} })).statusCode).toBe(401);
+    const user = await api.createUser('payer', 'better');
+    const response = await api.call({ method: 'POST', url: '/v2/account/create-portal-session', as: user, body: {} });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ reason: 'billing_not_configured' });
+  });
+});
+
+describe('service endpoints', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApiHarness();
+  });
+  afterAll(async () => api.close());
+
+  it('reports health once the database answers', async () => {
+    const response = await api.call({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('serves the website configuration with the login provider as an http domain', async () => {
+    const config = appConfigSchema.parse((await api.call({ method: 'GET', url: '/app-config.json' })).json());
+    expect(config.auth.domain).toBe(api.idp.issuer.replace(/\/$/, ''));
+    expect(config.isBillingConfigured).toBe(false);
+  });
+
+  it('hides internal error details behind a 500 with a generic message', async () => {
+    const unreachable = createDatabase('postgres://shelfwatch:secret-password@127.0.0.1:1/missing', 1);
+    const broken = await buildApp({
+      db: unreachable,
+      verifyToken: () => Promise.reject(new Error('unused')),
+      website: appConfigSchema.parse((await api.call({ method: 'GET', url: '/app-config.json' })).json()),
+      corsOrigins: [],
+      logLevel: 'silent',
+    });
+    const response = await broken.inject({ method: 'GET', url: '/v2/products' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ reason: 'internal_error', message: 'Internal server error' });
+    expect(response.body).not.toContain('secret-password');
+    await broken.close();
+    await unreachable.destroy();
+  });
+
+  it('answers malformed JSON with 400, not 500', async () => {
+    const user = await api.createUser('sloppy', 'best');
+    const response = await api.app.inject({
+      method: 'POST',
+      url: '/v2/searches',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      payload: '{"product_type": ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ reason: 'invalid_input' });
+  });
+});

@@ -1,0 +1,260 @@
+import { describe, expect, it } from 'vitest';
+import {
+  COUNTRY_SEEDS,
+  IPHONE16_FAMILY,
+  PRODUCT_FAMILIES,
+  PRODUCT_MODEL_SEEDS,
+  PRODUCT_TYPE_SEEDS,
+  STORE_SEEDS,
+  getProductFamily,
+  type StoreSeed,
+} from '#shared/catalog/index.ts';
+
+// Canada and Japan share iPhone 16 base part numbers, and none were found for the 16 Pro.
+const KNOWN_GAPS = new Set(['CA:iphone16pro', 'JP:iphone16pro']);
+
+// Rough boxes around each country: catches swapped or sign-flipped coordinates.
+const COUNTRY_BOUNDS: Record<
+  string,
+  [minLat: number, maxLat: number, minLon: number, maxLon: number]
+> = {
+  en_US: [24, 49.5, -125, -66],
+  en_GB: [49.8, 59, -8.7, 1.8],
+  en_CA: [41.6, 70, -141, -52],
+  en_AU: [-44, -10, 112, 154],
+  de_DE: [47.2, 55.1, 5.8, 15.1],
+  fr_FR: [41.3, 51.1, -5.2, 9.6],
+  ja_JP: [24, 45.6, 122.9, 146],
+  zh_CN: [18, 53.6, 73.5, 135],
+  en_SG: [1.15, 1.48, 103.6, 104.1],
+};
+
+function distanceKm(a: StoreSeed, b: StoreSeed): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
+function storesNear(storeId: string, radiusKm: number): StoreSeed[] {
+  const centre = STORE_SEEDS.find((store) => store.store_id === storeId);
+  if (centre === undefined) throw new Error(`no store ${storeId}`);
+  return STORE_SEEDS.filter((store) => distanceKm(centre, store) <= radiusKm);
+}
+
+function duplicatesOf(values: readonly (string | number)[]): (string | number)[] {
+  return values.filter((value, index) => values.indexOf(value) !== index);
+}
+
+describe('seed countries', () => {
+  it('has at least eight countries with unique codes and locales', () => {
+    expect(COUNTRY_SEEDS.length).toBeGreaterThanOrEqual(8);
+    expect(duplicatesOf(COUNTRY_SEEDS.map((country) => country.country_code))).toEqual([]);
+    expect(duplicatesOf(COUNTRY_SEEDS.map((country) => country.locale_code))).toEqual([]);
+  });
+
+  it('writes locales the way the store directory does, ending in the country code', () => {
+    for (const country of COUNTRY_SEEDS) {
+      expect(country.locale_code).toMatch(new RegExp(`^[a-z]{2}_${country.country_code}$`));
+      expect(country.display_name).not.toBe('');
+    }
+  });
+});
+
+describe('seed stores', () => {
+  it('has at least 48 stores across at least six countries', () => {
+    expect(STORE_SEEDS.length).toBeGreaterThanOrEqual(48);
+    expect(new Set(STORE_SEEDS.map((store) => store.country_locale)).size).toBeGreaterThanOrEqual(
+      6,
+    );
+  });
+
+  it('keeps store numbers and slugs unique', () => {
+    expect(duplicatesOf(STORE_SEEDS.map((store) => store.store_id))).toEqual([]);
+    expect(duplicatesOf(STORE_SEEDS.map((store) => store.store_slug))).toEqual([]);
+    for (const store of STORE_SEEDS) expect(store.store_id).toMatch(/^R\d{3}$/);
+  });
+
+  it('files every store under a seeded country', () => {
+    const locales = new Set(COUNTRY_SEEDS.map((country) => country.locale_code));
+    for (const store of STORE_SEEDS) expect(locales).toContain(store.country_locale);
+  });
+
+  it('gives most stores to the US, each with a state code and name', () => {
+    const us = STORE_SEEDS.filter((store) => store.country_locale === 'en_US');
+    expect(us.length * 2).toBeGreaterThan(STORE_SEEDS.length);
+    for (const store of us) {
+      expect(store.state_code).toMatch(/^[A-Z]{2}$/);
+      expect(store.state_name).toBeTruthy();
+    }
+  });
+
+  it('uses null, never empty strings, for missing address parts', () => {
+    for (const store of STORE_SEEDS) {
+      for (const value of [store.state_code, store.state_name, store.address2, store.postal_code]) {
+        expect(value).not.toBe('');
+      }
+    }
+  });
+
+  it('places every store inside its own country', () => {
+    for (const store of STORE_SEEDS) {
+      const [minLat, maxLat, minLon, maxLon] = COUNTRY_BOUNDS[store.country_locale];
+      expect(store.latitude, store.store_id).toBeGreaterThanOrEqual(minLat);
+      expect(store.latitude, store.store_id).toBeLessThanOrEqual(maxLat);
+      expect(store.longitude, store.store_id).toBeGreaterThanOrEqual(minLon);
+      expect(store.longitude, store.store_id).toBeLessThanOrEqual(maxLon);
+    }
+  });
+
+  it('clusters stores so nearby-store lists have real neighbours', () => {
+    expect(storesNear('R095', 50).length).toBeGreaterThanOrEqual(8); // Fifth Avenue, NY/NJ
+    expect(storesNear('R075', 70).length).toBeGreaterThanOrEqual(8); // Union Square, Bay Area
+    expect(storesNear('R050', 40).length).toBeGreaterThanOrEqual(6); // The Grove, Los Angeles
+    expect(storesNear('R035', 40).length).toBeGreaterThanOrEqual(4); // Michigan Avenue, Chicago
+    expect(storesNear('R072', 50).length).toBeGreaterThanOrEqual(4); // University Village, Seattle
+    expect(storesNear('R092', 20).length).toBeGreaterThanOrEqual(5); // Regent Street, London
+  });
+});
+
+describe('seed product types', () => {
+  it('has unique codes and picker positions', () => {
+    expect(duplicatesOf(PRODUCT_TYPE_SEEDS.map((type) => type.product_id))).toEqual([]);
+    expect(duplicatesOf(PRODUCT_TYPE_SEEDS.map((type) => type.sort_order))).toEqual([]);
+    for (const type of PRODUCT_TYPE_SEEDS) expect(type.product_id).toMatch(/^[a-z0-9]+$/);
+  });
+
+  it('gives every type the family its code maps to', () => {
+    for (const type of PRODUCT_TYPE_SEEDS) {
+      expect(PRODUCT_FAMILIES).toContain(type.family);
+      expect(getProductFamily(type.product_id), type.product_id).toBe(type.family);
+    }
+  });
+
+  it('covers every icon family', () => {
+    const used = new Set(PRODUCT_TYPE_SEEDS.map((type) => type.family));
+    for (const family of PRODUCT_FAMILIES) expect(used, family).toContain(family);
+  });
+});
+
+describe('seed models', () => {
+  const typeIds = new Set(PRODUCT_TYPE_SEEDS.map((type) => type.product_id));
+  const countryCodes = new Set(COUNTRY_SEEDS.map((country) => country.country_code));
+
+  it('belongs to known product types and countries', () => {
+    for (const model of PRODUCT_MODEL_SEEDS) {
+      expect(typeIds).toContain(model.product_id);
+      expect(countryCodes).toContain(model.country_code);
+    }
+  });
+
+  it('has US models for every product type', () => {
+    for (const type of PRODUCT_TYPE_SEEDS) {
+      const us = PRODUCT_MODEL_SEEDS.filter(
+        (model) => model.product_id === type.product_id && model.country_code === 'US',
+      );
+      expect(us.length, type.product_id).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps part numbers unique within each country and shaped like Apple part numbers', () => {
+    for (const code of countryCodes) {
+      const parts = PRODUCT_MODEL_SEEDS.filter((model) => model.country_code === code).map(
+        (model) => model.part_number,
+      );
+      expect(duplicatesOf(parts), code).toEqual([]);
+    }
+    for (const model of PRODUCT_MODEL_SEEDS) {
+      expect(model.part_number).toMatch(/^M[A-Z0-9]{4}[A-Z]{1,2}\/A$/);
+    }
+  });
+
+  it('names each model after its product type', () => {
+    const names = new Map(PRODUCT_TYPE_SEEDS.map((type) => [type.product_id, type.product_name]));
+    const iphone16 = new Set<string>(IPHONE16_FAMILY);
+    for (const model of PRODUCT_MODEL_SEEDS.filter((m) => iphone16.has(m.product_id))) {
+      expect(model.display_name.startsWith(`${names.get(model.product_id)} `)).toBe(true);
+    }
+  });
+
+  it('carries the whole US iPhone 16 family, every capacity in every colour', () => {
+    const expected: Record<string, { capacities: string[]; colors: string[] }> = {
+      iphone16: {
+        capacities: ['128GB', '256GB', '512GB'],
+        colors: ['Black', 'White', 'Pink', 'Teal', 'Ultramarine'],
+      },
+      iphone16plus: {
+        capacities: ['128GB', '256GB', '512GB'],
+        colors: ['Black', 'White', 'Pink', 'Teal', 'Ultramarine'],
+      },
+      iphone16pro: {
+        capacities: ['128GB', '256GB', '512GB', '1TB'],
+        colors: ['Black Titanium', 'White Titanium', 'Natural Titanium', 'Desert Titanium'],
+      },
+      iphone16promax: {
+        capacities: ['256GB', '512GB', '1TB'],
+        colors: ['Black Titanium', 'White Titanium', 'Natural Titanium', 'Desert Titanium'],
+      },
+    };
+    for (const [productId, { capacities, colors }] of Object.entries(expected)) {
+      const names = PRODUCT_MODEL_SEEDS.filter(
+        (model) => model.product_id === productId && model.country_code === 'US',
+      ).map((model) => model.display_name);
+      const productName = PRODUCT_TYPE_SEEDS.find(
+        (type) => type.product_id === productId,
+      )?.product_name;
+      const wanted = capacities.flatMap((capacity) =>
+        colors.map((color) => `${productName} ${capacity} ${color}`),
+      );
+      expect([...names].sort()).toEqual([...wanted].sort());
+      expect(names.every((name, index) => names.indexOf(name) === index)).toBe(true);
+      for (const model of PRODUCT_MODEL_SEEDS.filter(
+        (m) => m.product_id === productId && m.country_code === 'US',
+      )) {
+        expect(model.part_number).toMatch(/LL\/A$/);
+      }
+    }
+  });
+
+  it('gives every seeded country the iPhone 16 family, apart from the documented gaps', () => {
+    for (const { country_code } of COUNTRY_SEEDS) {
+      for (const productId of IPHONE16_FAMILY) {
+        const count = PRODUCT_MODEL_SEEDS.filter(
+          (model) => model.country_code === country_code && model.product_id === productId,
+        ).length;
+        if (KNOWN_GAPS.has(`${country_code}:${productId}`)) expect(count).toBe(0);
+        else expect(count, `${country_code} ${productId}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('uses each country’s own suffix for the iPhone 16 Pro Max', () => {
+    const suffixes: Record<string, string> = {
+      US: 'LL/A',
+      GB: 'QN/A',
+      CA: 'VC/A',
+      AU: 'X/A',
+      DE: 'ZD/A',
+      FR: 'ZD/A',
+      JP: 'J/A',
+      CN: 'CH/A',
+      SG: 'ZP/A',
+    };
+    for (const [code, suffix] of Object.entries(suffixes)) {
+      const models = PRODUCT_MODEL_SEEDS.filter(
+        (model) => model.country_code === code && model.product_id === 'iphone16promax',
+      );
+      expect(models.length, code).toBeGreaterThan(0);
+      for (const model of models) expect(model.part_number.endsWith(suffix)).toBe(true);
+    }
+    const desert = PRODUCT_MODEL_SEEDS.find(
+      (model) =>
+        model.country_code === 'GB' &&
+        model.display_name === 'iPhone 16 Pro Max 256GB Desert Titanium',
+    );
+    expect(desert?.part_number).toBe('MYWX3QN/A');
+  });
+});
