@@ -1,10 +1,12 @@
 import type { Database } from './schema.ts';
 import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import * as initial from './migrations/0001-initial.ts';
+import * as watchAndAlerts from './migrations/0002-watch-and-alerts.ts';
 
 /** Every migration in order; files are imported statically so bundles and tsx agree. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-watch-and-alerts': watchAndAlerts,
 };
 
 /** Applies every pending forward migration; throws with the failing migration's name. */

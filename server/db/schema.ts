@@ -15,6 +15,7 @@ export type UsersTable = {
   phone_number: string | null;
   enable_notifications: Generated<boolean>;
   plan: Generated<PlanCode>;
+  is_text_opted_out: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 };
@@ -127,6 +128,84 @@ export type StoreNeighboursTable = {
   observed_at: Date;
 };
 
+/** Every observed status change of a part at a store: the restock history. */
+export type AvailabilityEventsTable = {
+  id: Generated<string>;
+  store_id: string;
+  part_number: string;
+  from_status: string | null;
+  to_status: string;
+  pickup_quote: string | null;
+  observed_at: Date;
+};
+
+/** One upstream request's worth of work: a product type at a store in a country. */
+export type PollTargetsTable = {
+  country_code: string;
+  product_id: string;
+  store_id: string;
+  last_requested_at: Date | null;
+  /** Last time any answer (its own or a neighbour's) covered this store. */
+  last_covered_at: Date | null;
+  next_due_at: Generated<Date>;
+  consecutive_failures: Generated<number>;
+  last_failure_kind: string | null;
+};
+
+/** Health and cool-down of one upstream host. */
+export type UpstreamHostsTable = {
+  host: string;
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
+  last_failure_kind: string | null;
+  cool_down_until: Date | null;
+  consecutive_failures: Generated<number>;
+};
+
+/** A log of upstream requests, for recent error rates. */
+export type UpstreamRequestsTable = {
+  id: Generated<string>;
+  host: string;
+  requested_at: Date;
+  is_success: boolean;
+  failure_kind: string | null;
+  duration_ms: number | null;
+};
+
+/** When a search was last alerted about a part at a store (the quiet window). */
+export type SearchAlertStateTable = {
+  search_id: string;
+  store_id: string;
+  part_number: string;
+  last_alerted_at: Date;
+};
+
+/** An alert to deliver on one channel; the idempotency key makes it unique. */
+export type AlertOutboxTable = {
+  id: Generated<string>;
+  idempotency_key: string;
+  channel: 'email' | 'text' | 'push';
+  user_id: string;
+  search_id: string | null;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  status: Generated<'pending' | 'sending' | 'sent' | 'failed' | 'suppressed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  locked_until: Date | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+};
+
+/** A browser's web push subscription. */
+export type PushSubscriptionsTable = {
+  id: Generated<string>;
+  user_id: string;
+  endpoint: string;
+  keys: ColumnType<Record<string, string>, string, string>;
+  created_at: CreatedAt;
+};
+
 /** All tables, as kysely sees them. */
 export type Database = {
   users: UsersTable;
@@ -141,6 +220,13 @@ export type Database = {
   search_preferred_models: SearchPreferredModelsTable;
   availability_snapshots: AvailabilitySnapshotsTable;
   store_neighbours: StoreNeighboursTable;
+  availability_events: AvailabilityEventsTable;
+  poll_targets: PollTargetsTable;
+  upstream_hosts: UpstreamHostsTable;
+  upstream_requests: UpstreamRequestsTable;
+  search_alert_state: SearchAlertStateTable;
+  alert_outbox: AlertOutboxTable;
+  push_subscriptions: PushSubscriptionsTable;
 };
 
 /** A user row as read. */
