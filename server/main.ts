@@ -7,10 +7,16 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const stack = await startStack(config);
   if (stack.demo !== undefined) {
-    const password = stack.demo.password ?? '(unchanged: set SHELFWATCH_DEMO_PASSWORD, or see the first start\'s log)';
-    console.log(`Demo account: ${stack.demo.email} / ${password}${stack.demo.isCreated ? ' (created now)' : ''}`);
+    const password =
+      stack.demo.password ??
+      "(unchanged: set SHELFWATCH_DEMO_PASSWORD, or see the first start's log)";
+    console.log(
+      `Demo account: ${stack.demo.email} / ${password}${stack.demo.isCreated ? ' (created now)' : ''}`,
+    );
   }
-  console.log(`Shelfwatch is ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: open ${stack.siteUrl}`);
+  console.log(
+    `Shelfwatch is ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: open ${stack.siteUrl}`,
+  );
 
   let isStopping = false;
   const shutdown = (signal: string): void => {

@@ -5,11 +5,14 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '#server/db/embedded-postgres.ts';
 import { getFreePort } from './helpers/free-port.ts';
 
+// Declaration merging needs an interface: it extends Vitest's own.
+/* eslint-disable @typescript-eslint/consistent-type-definitions */
 declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
   }
 }
+/* eslint-enable @typescript-eslint/consistent-type-definitions */
 
 /**
  * One PostgreSQL for the whole run: TEST_DATABASE_URL when set (a superuser URL of a

@@ -8,8 +8,12 @@ import { extractBearerToken } from '#server/plugins/auth/token-verifier.ts';
 import { AppError } from '#server/services/app-error.ts';
 
 /** Checks a bearer token and says whose it is; throws when it is not acceptable. */
-export type VerifyToken = (token: string) => Promise<{ issuer: string; subject: string; email?: string }>;
+export type VerifyToken = (
+  token: string,
+) => Promise<{ issuer: string; subject: string; email?: string }>;
 
+// Declaration merging needs interfaces: these extend Fastify's own.
+/* eslint-disable @typescript-eslint/consistent-type-definitions */
 declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: resolves the bearer token's user or answers 401 before any validation. */
@@ -21,6 +25,7 @@ declare module 'fastify' {
     requireUser: () => UserRow;
   }
 }
+/* eslint-enable @typescript-eslint/consistent-type-definitions */
 
 /** Adds the `authenticate` hook: bearer token → verified identity → user (created on first sight). */
 export const authenticatePlugin = fp(
@@ -39,17 +44,28 @@ export const authenticatePlugin = fp(
   { name: 'authenticate' },
 );
 
-async function resolveUser(request: FastifyRequest, options: { db: Db; verifyToken: VerifyToken }): Promise<UserRow> {
+async function resolveUser(
+  request: FastifyRequest,
+  options: { db: Db; verifyToken: VerifyToken },
+): Promise<UserRow> {
   const token = extractBearerToken(request.headers.authorization);
   if (token === undefined) {
-    throw new AppError(401, ERROR_REASONS.unauthenticated, 'Sign in to continue (missing bearer token)');
+    throw new AppError(
+      401,
+      ERROR_REASONS.unauthenticated,
+      'Sign in to continue (missing bearer token)',
+    );
   }
   let identity: Awaited<ReturnType<VerifyToken>>;
   try {
     identity = await options.verifyToken(token);
   } catch (error) {
     request.log.info({ err: error }, 'rejected access token');
-    throw new AppError(401, ERROR_REASONS.unauthenticated, 'Your session has expired or is not valid; sign in again');
+    throw new AppError(
+      401,
+      ERROR_REASONS.unauthenticated,
+      'Your session has expired or is not valid; sign in again',
+    );
   }
   return await findOrCreateUserByIdentity(options.db, identity);
 }

@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
 import { ERROR_REASONS, type ErrorBody } from '#shared/api/errors.ts';
 import { AppError } from '#server/services/app-error.ts';
 
@@ -22,19 +25,32 @@ export const errorsPlugin = fp(
         const message = first?.message ?? 'Invalid input';
         return reply
           .code(400)
-          .send(toBody(ERROR_REASONS.invalidInput, `${field || location}: ${message}`, field || location));
+          .send(
+            toBody(
+              ERROR_REASONS.invalidInput,
+              `${field || location}: ${message}`,
+              field || location,
+            ),
+          );
       }
       if (isResponseSerializationError(error)) {
-        request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
+        request.log.error(
+          { err: error, issues: error.cause.issues },
+          'response did not match its schema',
+        );
         return reply.code(500).send(toBody(ERROR_REASONS.internal, 'Internal server error'));
       }
       const statusCode = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (statusCode === 429) {
-        return reply.code(429).send(toBody(ERROR_REASONS.rateLimited, 'Too many requests, slow down'));
+        return reply
+          .code(429)
+          .send(toBody(ERROR_REASONS.rateLimited, 'Too many requests, slow down'));
       }
       if (statusCode >= 400 && statusCode < 500) {
         // Fastify's own client errors (bad JSON, wrong content type, body too large).
-        return reply.code(statusCode).send(toBody(ERROR_REASONS.invalidInput, error.message, 'body'));
+        return reply
+          .code(statusCode)
+          .send(toBody(ERROR_REASONS.invalidInput, error.message, 'body'));
       }
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(500).send(toBody(ERROR_REASONS.internal, 'Internal server error'));

@@ -14,7 +14,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
 
   app.patch(
     '/account',
-    { schema: { body: accountUpdateSchema, response: { 200: accountSchema, 400: errorBodySchema, 401: errorBodySchema } } },
+    {
+      schema: {
+        body: accountUpdateSchema,
+        response: { 200: accountSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
     async (request) => await saveAccount(db, request.requireUser(), request.body),
   );
 };

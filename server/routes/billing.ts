@@ -20,7 +20,12 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 503: errorBodySchem
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/account/post_checkout',
-    { schema: { body: postCheckoutRequestSchema, response: { 200: postCheckoutResponseSchema, ...errors } } },
+    {
+      schema: {
+        body: postCheckoutRequestSchema,
+        response: { 200: postCheckoutResponseSchema, ...errors },
+      },
+    },
     () => rejectUnconfiguredBilling(),
   );
 
@@ -28,18 +33,30 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/account/create-portal-session',
     {
       onRequest: app.authenticate,
-      schema: { body: portalSessionRequestSchema, response: { 200: portalSessionResponseSchema, ...errors } },
+      schema: {
+        body: portalSessionRequestSchema,
+        response: { 200: portalSessionResponseSchema, ...errors },
+      },
     },
     () => rejectUnconfiguredBilling(),
   );
 
   app.post(
     '/account/create-checkout-session',
-    { schema: { body: checkoutSessionRequestSchema, response: { 200: checkoutSessionResponseSchema, ...errors } } },
+    {
+      schema: {
+        body: checkoutSessionRequestSchema,
+        response: { 200: checkoutSessionResponseSchema, ...errors },
+      },
+    },
     () => rejectUnconfiguredBilling(),
   );
 };
 
 function rejectUnconfiguredBilling(): never {
-  throw new AppError(503, ERROR_REASONS.billingNotConfigured, 'Billing is not configured on this installation yet');
+  throw new AppError(
+    503,
+    ERROR_REASONS.billingNotConfigured,
+    'Billing is not configured on this installation yet',
+  );
 }

@@ -2,7 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { countryListSchema, productListSchema, storeListSchema } from '#shared/api/catalog.ts';
 import { exampleInventorySchema } from '#shared/api/inventory.ts';
 import type { Db } from '#server/db/database.ts';
-import { listCountries, listProductTypes, listStores } from '#server/db/repositories/catalog-repository.ts';
+import {
+  listCountries,
+  listProductTypes,
+  listStores,
+} from '#server/db/repositories/catalog-repository.ts';
 import { computeExampleInventory } from '#server/services/inventory-service.ts';
 
 /** Public catalog reads: products, stores, countries and the landing page's example inventory. */
@@ -29,7 +33,11 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     }));
   });
 
-  app.get('/countries', { schema: { response: { 200: countryListSchema } } }, async () => await listCountries(db));
+  app.get(
+    '/countries',
+    { schema: { response: { 200: countryListSchema } } },
+    async () => await listCountries(db),
+  );
 
   app.get(
     '/inventory/example_inventory',

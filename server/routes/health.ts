@@ -7,7 +7,14 @@ import type { Db } from '#server/db/database.ts';
 export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/healthz',
-    { schema: { response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable') }) } } },
+    {
+      schema: {
+        response: {
+          200: z.object({ status: z.literal('ok') }),
+          503: z.object({ status: z.literal('unavailable') }),
+        },
+      },
+    },
     async (_request, reply) => {
       try {
         await sql`SELECT 1`.execute(db);

@@ -2,7 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '#shared/api/errors.ts';
 import { searchInventorySchema } from '#shared/api/inventory.ts';
-import { newSearchSchema, searchListSchema, searchParamsSchema, searchSchema, searchUpdateSchema } from '#shared/api/searches.ts';
+import {
+  newSearchSchema,
+  searchListSchema,
+  searchParamsSchema,
+  searchSchema,
+  searchUpdateSchema,
+} from '#shared/api/searches.ts';
 import type { Db } from '#server/db/database.ts';
 import { listPreferredParts } from '#server/db/repositories/searches-repository.ts';
 import { computeSearchInventory } from '#server/services/inventory-service.ts';
@@ -15,12 +21,19 @@ import {
   updateUserSearch,
 } from '#server/services/searches-service.ts';
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+};
 
 /** The signed-in user's saved searches and their inventory. */
 export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
-  app.get('/searches/my_searches', { schema: { response: { 200: searchListSchema, ...errors } } }, async (request) =>
-    listUserSearches(db, request.requireUser()),
+  app.get(
+    '/searches/my_searches',
+    { schema: { response: { 200: searchListSchema, ...errors } } },
+    async (request) => listUserSearches(db, request.requireUser()),
   );
 
   app.post(
@@ -40,7 +53,13 @@ export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
 
   app.patch(
     '/searches/:id',
-    { schema: { params: searchParamsSchema, body: searchUpdateSchema, response: { 200: searchSchema, ...errors } } },
+    {
+      schema: {
+        params: searchParamsSchema,
+        body: searchUpdateSchema,
+        response: { 200: searchSchema, ...errors },
+      },
+    },
     async (request) => updateUserSearch(db, request.requireUser(), request.params.id, request.body),
   );
 

@@ -9,7 +9,12 @@ import {
   type CountrySeed,
 } from '#shared/catalog/index.ts';
 import type { Db } from '#server/db/database.ts';
-import { listCountries, upsertCountries, upsertProducts, upsertStores } from '#server/db/repositories/catalog-repository.ts';
+import {
+  listCountries,
+  upsertCountries,
+  upsertProducts,
+  upsertStores,
+} from '#server/db/repositories/catalog-repository.ts';
 
 /** Loads the curated catalog shipped with the code; safe to run on every start. */
 export async function seedCatalog(db: Db): Promise<void> {
@@ -60,7 +65,10 @@ export async function importStoreDirectory(
       ...parsed.skipped,
       ...parsed.stores
         .filter((store) => unplaceable.has(store.country_locale))
-        .map((store) => ({ id: store.store_id, reason: `unknown country for locale ${store.country_locale}` })),
+        .map((store) => ({
+          id: store.store_id,
+          reason: `unknown country for locale ${store.country_locale}`,
+        })),
     ];
     const imported = await upsertStores(trx, stores);
     return { imported, countriesAdded: added.map((country) => country.country_code), skipped };

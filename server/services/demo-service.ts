@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '#server/db/database.ts';
-import { findStoreWithCountry, listProductModels } from '#server/db/repositories/catalog-repository.ts';
-import { findOrCreateUserByIdentity, updateUserPlan } from '#server/db/repositories/users-repository.ts';
+import {
+  findStoreWithCountry,
+  listProductModels,
+} from '#server/db/repositories/catalog-repository.ts';
+import {
+  findOrCreateUserByIdentity,
+  updateUserPlan,
+} from '#server/db/repositories/users-repository.ts';
 import { createIdpAccount, findIdpAccount } from '#server/plugins/idp/index.ts';
 import { createUserSearch } from './searches-service.ts';
 
@@ -28,19 +34,32 @@ export async function ensureDemoAccount(
     return { isCreated: false, email: DEMO_EMAIL, password: options.password };
   }
   const password = options.password ?? randomBytes(9).toString('base64url');
-  const account = await createIdpAccount(db, { email: DEMO_EMAIL, password, isEmailVerified: true });
-  const user = await findOrCreateUserByIdentity(db, { issuer: options.issuer, subject: account.id, email: DEMO_EMAIL });
+  const account = await createIdpAccount(db, {
+    email: DEMO_EMAIL,
+    password,
+    isEmailVerified: true,
+  });
+  const user = await findOrCreateUserByIdentity(db, {
+    issuer: options.issuer,
+    subject: account.id,
+    email: DEMO_EMAIL,
+  });
   await updateUserPlan(db, user.id, 'best');
   const bestUser = { ...user, plan: 'best' as const };
   for (const search of DEMO_SEARCHES) {
     const store = await findStoreWithCountry(db, search.store_id);
-    const models = store === undefined ? [] : await listProductModels(db, search.product_type, store.country_code);
+    const models =
+      store === undefined
+        ? []
+        : await listProductModels(db, search.product_type, store.country_code);
     await createUserSearch(db, bestUser, {
       product_type: search.product_type,
       store_id: search.store_id,
       include_nearby_store_results: true,
       send_email_updates: true,
-      product_models: models.slice(0, search.preferredCount).map((model) => ({ part_number: model.part_number, is_preferred: true })),
+      product_models: models
+        .slice(0, search.preferredCount)
+        .map((model) => ({ part_number: model.part_number, is_preferred: true })),
     });
   }
   return { isCreated: true, email: DEMO_EMAIL, password };

@@ -1,7 +1,19 @@
-import type { ExampleInventoryEntry, InventoryStore, SearchInventory } from '#shared/api/inventory.ts';
+import type {
+  ExampleInventoryEntry,
+  InventoryStore,
+  SearchInventory,
+} from '#shared/api/inventory.ts';
 import type { Executor } from '#server/db/database.ts';
-import { countAvailableByProductAndStore, listNeighbours, listSnapshots } from '#server/db/repositories/availability-repository.ts';
-import { findStoresByIds, findStoreWithCountry, listProductModels } from '#server/db/repositories/catalog-repository.ts';
+import {
+  countAvailableByProductAndStore,
+  listNeighbours,
+  listSnapshots,
+} from '#server/db/repositories/availability-repository.ts';
+import {
+  findStoresByIds,
+  findStoreWithCountry,
+  listProductModels,
+} from '#server/db/repositories/catalog-repository.ts';
 import type { SearchRow } from '#server/db/schema.ts';
 
 /** Stores the landing page shows per product type at most. */
@@ -40,7 +52,10 @@ export async function computeSearchInventory(
   const availableByStore = new Map<string, string[]>();
   let lastCheckedAt: Date | null = null;
   for (const snapshot of snapshots) {
-    if (snapshot.store_id === search.store_id && (lastCheckedAt === null || snapshot.observed_at > lastCheckedAt)) {
+    if (
+      snapshot.store_id === search.store_id &&
+      (lastCheckedAt === null || snapshot.observed_at > lastCheckedAt)
+    ) {
       lastCheckedAt = snapshot.observed_at;
     }
     if (snapshot.status === 'available' && isShownPart(snapshot.part_number)) {
@@ -74,7 +89,11 @@ export async function computeSearchInventory(
           display_name: modelByPart.get(part)?.display_name ?? part,
           is_preferred: preferredParts.has(part),
         }))
-        .sort((a, b) => Number(b.is_preferred) - Number(a.is_preferred) || a.display_name.localeCompare(b.display_name)),
+        .sort(
+          (a, b) =>
+            Number(b.is_preferred) - Number(a.is_preferred) ||
+            a.display_name.localeCompare(b.display_name),
+        ),
     });
   }
   return { stores: rows, last_checked_at: lastCheckedAt?.toISOString() ?? null };

@@ -3,7 +3,11 @@ import { ERROR_REASONS } from '#shared/api/errors.ts';
 import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
 import { getPlan, isPaidPlan } from '#shared/domain/plans.ts';
 import type { Executor } from '#server/db/database.ts';
-import { findProductType, findStoreWithCountry, listProductModels } from '#server/db/repositories/catalog-repository.ts';
+import {
+  findProductType,
+  findStoreWithCountry,
+  listProductModels,
+} from '#server/db/repositories/catalog-repository.ts';
 import {
   countSearchesByUser,
   deleteOwnedSearch,
@@ -29,19 +33,32 @@ export async function listUserSearches(db: Executor, user: UserRow): Promise<Sea
     );
   }
   const rows = await listSearchesByUser(db, user.id);
-  const preferred = await listPreferredParts(db, rows.map((row) => row.id));
-  return await Promise.all(rows.map((row) => composeSearch(db, row, preferred.get(row.id) ?? new Set())));
+  const preferred = await listPreferredParts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return await Promise.all(
+    rows.map((row) => composeSearch(db, row, preferred.get(row.id) ?? new Set())),
+  );
 }
 
 /** One of the user's searches; anyone else's is a 404. */
-export async function getUserSearch(db: Executor, user: UserRow, searchId: string): Promise<Search> {
+export async function getUserSearch(
+  db: Executor,
+  user: UserRow,
+  searchId: string,
+): Promise<Search> {
   const row = await requireOwnedSearch(db, user, searchId);
   const preferred = await listPreferredParts(db, [row.id]);
   return await composeSearch(db, row, preferred.get(row.id) ?? new Set());
 }
 
 /** The user's search row or a 404. */
-export async function requireOwnedSearch(db: Executor, user: UserRow, searchId: string): Promise<SearchRow> {
+export async function requireOwnedSearch(
+  db: Executor,
+  user: UserRow,
+  searchId: string,
+): Promise<SearchRow> {
   const row = await findOwnedSearch(db, user.id, searchId);
   if (row === undefined) {
     throw notFound('Search');
@@ -53,7 +70,11 @@ export async function requireOwnedSearch(db: Executor, user: UserRow, searchId: 
  * Creates a search within the plan's limit. The user row is locked for the count so two
  * concurrent creates cannot both pass the limit.
  */
-export async function createUserSearch(db: Kysely<Database>, user: UserRow, input: NewSearch & { product_type: string; store_id: string }): Promise<Search> {
+export async function createUserSearch(
+  db: Kysely<Database>,
+  user: UserRow,
+  input: NewSearch & { product_type: string; store_id: string },
+): Promise<Search> {
   return await db.transaction().execute(async (trx) => {
     const locked = await findUserById(trx, user.id, { isLocked: true });
     if (locked === undefined) {
@@ -68,14 +89,21 @@ export async function createUserSearch(db: Kysely<Database>, user: UserRow, inpu
       );
     }
     const { countryCode } = await requireCatalogEntries(trx, input.product_type, input.store_id);
-    const parts = await resolvePreferredParts(trx, input.product_type, countryCode, input.product_models ?? [], false);
+    const parts = await resolvePreferredParts(
+      trx,
+      input.product_type,
+      countryCode,
+      input.product_models ?? [],
+      false,
+    );
     const row = await insertSearch(trx, {
       user_id: locked.id,
       product_type: input.product_type,
       store_id: input.store_id,
       include_nearby_store_results: input.include_nearby_store_results ?? true,
       show_results_only_for_preferred_models: input.show_results_only_for_preferred_models ?? false,
-      send_text_updates: (input.send_text_updates ?? false) && getPlan(locked.plan).features.textNotifications,
+      send_text_updates:
+        (input.send_text_updates ?? false) && getPlan(locked.plan).features.textNotifications,
       send_email_updates: input.send_email_updates ?? true,
       max_distance_miles: input.max_distance_miles ?? null,
     });
@@ -96,10 +124,21 @@ export async function updateUserSearch(
     const { countryCode } = await requireCatalogEntries(trx, input.product_type, input.store_id);
     // After a product or store change the client may still send the old models: drop them
     // rather than refuse, since the old choice cannot apply to the new product.
-    const isCatalogChange = existing.product_type !== input.product_type || existing.store_id !== input.store_id;
-    const parts = await resolvePreferredParts(trx, input.product_type, countryCode, input.product_models, isCatalogChange);
+    const isCatalogChange =
+      existing.product_type !== input.product_type || existing.store_id !== input.store_id;
+    const parts = await resolvePreferredParts(
+      trx,
+      input.product_type,
+      countryCode,
+      input.product_models,
+      isCatalogChange,
+    );
     if (input.send_text_updates && !getPlan(user.plan).features.textNotifications) {
-      throw new AppError(403, ERROR_REASONS.subscriptionRequired, 'Text notifications are only allowed for Premium subscribers.');
+      throw new AppError(
+        403,
+        ERROR_REASONS.subscriptionRequired,
+        'Text notifications are only allowed for Premium subscribers.',
+      );
     }
     const row = await updateOwnedSearch(trx, user.id, searchId, {
       product_type: input.product_type,
@@ -108,7 +147,10 @@ export async function updateUserSearch(
       show_results_only_for_preferred_models: input.show_results_only_for_preferred_models,
       send_text_updates: input.send_text_updates,
       send_email_updates: input.send_email_updates,
-      max_distance_miles: input.max_distance_miles === undefined ? existing.max_distance_miles : input.max_distance_miles,
+      max_distance_miles:
+        input.max_distance_miles === undefined
+          ? existing.max_distance_miles
+          : input.max_distance_miles,
     });
     if (row === undefined) {
       throw notFound('Search');
@@ -119,14 +161,25 @@ export async function updateUserSearch(
 }
 
 /** Deletes one of the user's searches. */
-export async function deleteUserSearch(db: Executor, user: UserRow, searchId: string): Promise<void> {
+export async function deleteUserSearch(
+  db: Executor,
+  user: UserRow,
+  searchId: string,
+): Promise<void> {
   if (!(await deleteOwnedSearch(db, user.id, searchId))) {
     throw notFound('Search');
   }
 }
 
-async function requireCatalogEntries(db: Executor, productType: string, storeId: string): Promise<{ countryCode: string }> {
-  const [product, store] = await Promise.all([findProductType(db, productType), findStoreWithCountry(db, storeId)]);
+async function requireCatalogEntries(
+  db: Executor,
+  productType: string,
+  storeId: string,
+): Promise<{ countryCode: string }> {
+  const [product, store] = await Promise.all([
+    findProductType(db, productType),
+    findStoreWithCountry(db, storeId),
+  ]);
   if (product === undefined) {
     throw invalidInput('product_type', `unknown product type "${productType}"`);
   }
@@ -143,14 +196,19 @@ async function resolvePreferredParts(
   models: readonly { part_number: string; is_preferred: boolean }[],
   isDroppingUnknown: boolean,
 ): Promise<string[]> {
-  const known = new Set((await listProductModels(db, productType, countryCode)).map((m) => m.part_number));
+  const known = new Set(
+    (await listProductModels(db, productType, countryCode)).map((m) => m.part_number),
+  );
   const preferred: string[] = [];
   for (const [index, model] of models.entries()) {
     if (!known.has(model.part_number)) {
       if (isDroppingUnknown) {
         continue;
       }
-      throw invalidInput(`product_models.${index}.part_number`, `"${model.part_number}" is not a model of ${productType} in ${countryCode}`);
+      throw invalidInput(
+        `product_models.${index}.part_number`,
+        `"${model.part_number}" is not a model of ${productType} in ${countryCode}`,
+      );
     }
     if (model.is_preferred && !preferred.includes(model.part_number)) {
       preferred.push(model.part_number);
@@ -160,9 +218,17 @@ async function resolvePreferredParts(
 }
 
 /** Builds the API's view of a search: names, models with preferred flags, inventory count. */
-async function composeSearch(db: Executor, row: SearchRow, preferred: ReadonlySet<string>): Promise<Search> {
-  const [product, store] = await Promise.all([findProductType(db, row.product_type), findStoreWithCountry(db, row.store_id)]);
-  const models = store === undefined ? [] : await listProductModels(db, row.product_type, store.country_code);
+async function composeSearch(
+  db: Executor,
+  row: SearchRow,
+  preferred: ReadonlySet<string>,
+): Promise<Search> {
+  const [product, store] = await Promise.all([
+    findProductType(db, row.product_type),
+    findStoreWithCountry(db, row.store_id),
+  ]);
+  const models =
+    store === undefined ? [] : await listProductModels(db, row.product_type, store.country_code);
   const inventory = await computeSearchInventory(db, row, preferred);
   return {
     search_id: row.id,

@@ -20,7 +20,11 @@ export const accountSchema = z.object({
 /** The signed-in user's account. */
 export type Account = z.infer<typeof accountSchema>;
 
-const emailSchema = z.string().trim().max(254).pipe(z.email({ message: 'Enter a valid email address' }));
+const emailSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'Enter a valid email address' }));
 
 /** Phone numbers are stored as E.164; an empty value clears the number. */
 const phoneSchema = z

@@ -9,9 +9,14 @@ export const LOOKUP_KEYS = [
 ] as const;
 
 /** POST /v2/account/post_checkout body. */
-export const postCheckoutRequestSchema = z.object({ session_id: z.string().trim().min(1).max(255) });
+export const postCheckoutRequestSchema = z.object({
+  session_id: z.string().trim().min(1).max(255),
+});
 /** POST /v2/account/post_checkout answer. */
-export const postCheckoutResponseSchema = z.object({ user_email: z.string().optional(), action: z.string() });
+export const postCheckoutResponseSchema = z.object({
+  user_email: z.string().optional(),
+  action: z.string(),
+});
 /** Post-checkout answer. */
 export type PostCheckoutResponse = z.infer<typeof postCheckoutResponseSchema>;
 

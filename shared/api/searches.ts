@@ -63,7 +63,8 @@ export const newSearchSchema = z.object({
   product_type: idSchema,
   store_id: idSchema,
   include_nearby_store_results: settingsShape.include_nearby_store_results.optional(),
-  show_results_only_for_preferred_models: settingsShape.show_results_only_for_preferred_models.optional(),
+  show_results_only_for_preferred_models:
+    settingsShape.show_results_only_for_preferred_models.optional(),
   send_text_updates: settingsShape.send_text_updates.optional(),
   send_email_updates: settingsShape.send_email_updates.optional(),
   max_distance_miles: settingsShape.max_distance_miles.optional(),

@@ -12,7 +12,12 @@ export type Plan = {
   annualCost: number;
   saleAnnualCost: number | null;
   searches: number;
-  features: { tracking: boolean; noAds: boolean; emailNotifications: boolean; textNotifications: boolean };
+  features: {
+    tracking: boolean;
+    noAds: boolean;
+    emailNotifications: boolean;
+    textNotifications: boolean;
+  };
   lookupKeys: { monthly: string; annual: string } | null;
 };
 
@@ -68,7 +73,9 @@ export function isPaidPlan(code: PlanCode): boolean {
  * Percent saved by paying annually: round((12*monthly - annual) / (12*monthly) * 100).
  * With a sale price the discount is computed against the regular annual price.
  */
-export function computeAnnualSavingsPercent(plan: Pick<Plan, 'monthlyCost' | 'annualCost' | 'saleAnnualCost'>): number {
+export function computeAnnualSavingsPercent(
+  plan: Pick<Plan, 'monthlyCost' | 'annualCost' | 'saleAnnualCost'>,
+): number {
   if (plan.saleAnnualCost !== null) {
     if (plan.annualCost === 0) {
       return 0;
@@ -83,6 +90,8 @@ export function computeAnnualSavingsPercent(plan: Pick<Plan, 'monthlyCost' | 'an
 }
 
 /** Annual price shown per month: annual / 12 (the sale price when there is one). */
-export function computeAnnualPricePerMonth(plan: Pick<Plan, 'annualCost' | 'saleAnnualCost'>): number {
+export function computeAnnualPricePerMonth(
+  plan: Pick<Plan, 'annualCost' | 'saleAnnualCost'>,
+): number {
   return (plan.saleAnnualCost ?? plan.annualCost) / 12;
 }

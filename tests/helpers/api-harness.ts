@@ -1,6 +1,9 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '#server/app.ts';
-import { findOrCreateUserByIdentity, updateUserPlan } from '#server/db/repositories/users-repository.ts';
+import {
+  findOrCreateUserByIdentity,
+  updateUserPlan,
+} from '#server/db/repositories/users-repository.ts';
 import type { PlanCode, UserRow } from '#server/db/schema.ts';
 import { createTokenVerifier } from '#server/plugins/auth/token-verifier.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
@@ -18,7 +21,12 @@ export type ApiHarness = {
   /** Creates a user on `plan` with a token the API accepts. */
   createUser: (name: string, plan: PlanCode) => Promise<TestUser>;
   /** Sends a request, with the user's token when given. */
-  call: (request: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; as?: TestUser; body?: unknown }) => Promise<LightMyRequestResponse>;
+  call: (request: {
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    url: string;
+    as?: TestUser;
+    body?: unknown;
+  }) => Promise<LightMyRequestResponse>;
   close: () => Promise<void>;
 };
 
@@ -31,7 +39,11 @@ export async function startApiHarness(): Promise<ApiHarness> {
     db: testDb.db,
     verifyToken: createTokenVerifier({ issuer: idp.issuer, audience: idp.audience }),
     website: {
-      auth: { domain: idp.issuer.replace(/\/$/, ''), clientId: idp.clientId, audience: idp.audience },
+      auth: {
+        domain: idp.issuer.replace(/\/$/, ''),
+        clientId: idp.clientId,
+        audience: idp.audience,
+      },
       apiBaseUrl: 'http://localhost:3000',
       supportEmail: 'support@shelfwatch.app',
       supportEndDate: 'September 8th, 2025',
@@ -50,7 +62,11 @@ export async function startApiHarness(): Promise<ApiHarness> {
     idp,
     createUser: async (name, plan) => {
       const email = `${name}@example.com`;
-      const user = await findOrCreateUserByIdentity(testDb.db, { issuer: idp.issuer, subject: `subject-${name}`, email });
+      const user = await findOrCreateUserByIdentity(testDb.db, {
+        issuer: idp.issuer,
+        subject: `subject-${name}`,
+        email,
+      });
       await updateUserPlan(testDb.db, user.id, plan);
       const token = await idp.issueAccessToken({ subject: `subject-${name}`, email });
       return { user: { ...user, plan }, token };

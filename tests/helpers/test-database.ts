@@ -8,7 +8,9 @@ import { migrateToLatest } from '#server/db/migrate.ts';
 export type TestDatabase = { db: Db; url: string; drop: () => Promise<void> };
 
 /** Creates an empty database on the run's PostgreSQL; `isMigrated` false leaves it bare. */
-export async function createTestDatabase(options: { isMigrated?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { isMigrated?: boolean } = {},
+): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `shelfwatch_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -11,7 +11,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('phone_number', 'text')
     .addColumn('enable_notifications', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('plan', 'text', (c) =>
-      c.notNull().defaultTo('good').check(sql`plan in ('good', 'better', 'best')`),
+      c
+        .notNull()
+        .defaultTo('good')
+        .check(sql`plan in ('good', 'better', 'best')`),
     )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -40,9 +43,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('consumed_at', 'timestamptz')
     .addPrimaryKeyConstraint('idp_payloads_pkey', ['id', 'kind'])
     .execute();
-  await db.schema.createIndex('idp_payloads_grant_id').on('idp_payloads').column('grant_id').execute();
+  await db.schema
+    .createIndex('idp_payloads_grant_id')
+    .on('idp_payloads')
+    .column('grant_id')
+    .execute();
   await db.schema.createIndex('idp_payloads_uid').on('idp_payloads').column('uid').execute();
-  await db.schema.createIndex('idp_payloads_expires_at').on('idp_payloads').column('expires_at').execute();
+  await db.schema
+    .createIndex('idp_payloads_expires_at')
+    .on('idp_payloads')
+    .column('expires_at')
+    .execute();
 
   await db.schema
     .createTable('app_secrets')
@@ -118,11 +129,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('searches_user').on('searches').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('searches_user')
+    .on('searches')
+    .columns(['user_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('search_preferred_models')
-    .addColumn('search_id', 'uuid', (c) => c.notNull().references('searches.id').onDelete('cascade'))
+    .addColumn('search_id', 'uuid', (c) =>
+      c.notNull().references('searches.id').onDelete('cascade'),
+    )
     .addColumn('part_number', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('search_preferred_models_pkey', ['search_id', 'part_number'])
     .execute();

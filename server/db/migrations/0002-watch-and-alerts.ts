@@ -50,11 +50,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('failure_kind', 'text')
     .addColumn('duration_ms', 'integer')
     .execute();
-  await db.schema.createIndex('upstream_requests_host_time').on('upstream_requests').columns(['host', 'requested_at']).execute();
+  await db.schema
+    .createIndex('upstream_requests_host_time')
+    .on('upstream_requests')
+    .columns(['host', 'requested_at'])
+    .execute();
 
   await db.schema
     .createTable('search_alert_state')
-    .addColumn('search_id', 'uuid', (c) => c.notNull().references('searches.id').onDelete('cascade'))
+    .addColumn('search_id', 'uuid', (c) =>
+      c.notNull().references('searches.id').onDelete('cascade'),
+    )
     .addColumn('store_id', 'text', (c) => c.notNull())
     .addColumn('part_number', 'text', (c) => c.notNull())
     .addColumn('last_alerted_at', 'timestamptz', (c) => c.notNull())
@@ -65,12 +71,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('alert_outbox')
     .addColumn('id', 'bigserial', (c) => c.primaryKey())
     .addColumn('idempotency_key', 'text', (c) => c.notNull().unique())
-    .addColumn('channel', 'text', (c) => c.notNull().check(sql`channel in ('email', 'text', 'push')`))
+    .addColumn('channel', 'text', (c) =>
+      c.notNull().check(sql`channel in ('email', 'text', 'push')`),
+    )
     .addColumn('user_id', 'uuid', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('search_id', 'uuid', (c) => c.references('searches.id').onDelete('set null'))
     .addColumn('payload', 'jsonb', (c) => c.notNull())
     .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('pending').check(sql`status in ('pending', 'sending', 'sent', 'failed', 'suppressed')`),
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status in ('pending', 'sending', 'sent', 'failed', 'suppressed')`),
     )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -79,7 +90,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('sent_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('alert_outbox_due').on('alert_outbox').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('alert_outbox_due')
+    .on('alert_outbox')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 
   await db.schema
     .createTable('push_subscriptions')

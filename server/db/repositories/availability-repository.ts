@@ -48,7 +48,9 @@ export async function countAvailableByProductAndStore(
     .innerJoin('stores', 'stores.store_id', 's.store_id')
     .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
     .innerJoin('product_models as m', (join) =>
-      join.onRef('m.part_number', '=', 's.part_number').onRef('m.country_code', '=', 'countries.country_code'),
+      join
+        .onRef('m.part_number', '=', 's.part_number')
+        .onRef('m.country_code', '=', 'countries.country_code'),
     )
     .select(['m.product_id', 's.store_id'])
     .select((eb) => eb.fn.countAll<number>().as('product_count'))
@@ -62,7 +64,13 @@ export async function countAvailableByProductAndStore(
 /** Records the latest status of parts at a store (the watch engine writes these). */
 export async function upsertSnapshots(
   db: Executor,
-  rows: readonly { store_id: string; part_number: string; status: SnapshotRow['status']; pickup_quote: string | null; observed_at: Date }[],
+  rows: readonly {
+    store_id: string;
+    part_number: string;
+    status: SnapshotRow['status'];
+    pickup_quote: string | null;
+    observed_at: Date;
+  }[],
 ): Promise<void> {
   if (rows.length === 0) {
     return;

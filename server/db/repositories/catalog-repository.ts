@@ -1,6 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../database.ts';
-import type { CountriesTable, NewStore, ProductModelsTable, ProductTypesTable, StoreRow } from '../schema.ts';
+import type {
+  CountriesTable,
+  NewStore,
+  ProductModelsTable,
+  ProductTypesTable,
+  StoreRow,
+} from '../schema.ts';
 
 /** A country row. */
 export type CountryRow = Selectable<CountriesTable>;
@@ -11,17 +17,34 @@ export type ProductModelRow = Selectable<ProductModelsTable>;
 
 /** Every product type, in catalog order. */
 export async function listProductTypes(db: Executor): Promise<ProductTypeRow[]> {
-  return await db.selectFrom('product_types').selectAll().orderBy('sort_order').orderBy('product_id').execute();
+  return await db
+    .selectFrom('product_types')
+    .selectAll()
+    .orderBy('sort_order')
+    .orderBy('product_id')
+    .execute();
 }
 
 /** One product type, or undefined. */
-export async function findProductType(db: Executor, productId: string): Promise<ProductTypeRow | undefined> {
-  return await db.selectFrom('product_types').selectAll().where('product_id', '=', productId).executeTakeFirst();
+export async function findProductType(
+  db: Executor,
+  productId: string,
+): Promise<ProductTypeRow | undefined> {
+  return await db
+    .selectFrom('product_types')
+    .selectAll()
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
 }
 
 /** Every store, by country then name. */
 export async function listStores(db: Executor): Promise<StoreRow[]> {
-  return await db.selectFrom('stores').selectAll().orderBy('country_locale').orderBy('store_name').execute();
+  return await db
+    .selectFrom('stores')
+    .selectAll()
+    .orderBy('country_locale')
+    .orderBy('store_name')
+    .execute();
 }
 
 /** One store with its country's code, or undefined. */
@@ -39,7 +62,10 @@ export async function findStoreWithCountry(
 }
 
 /** Stores by id. */
-export async function findStoresByIds(db: Executor, storeIds: readonly string[]): Promise<StoreRow[]> {
+export async function findStoresByIds(
+  db: Executor,
+  storeIds: readonly string[],
+): Promise<StoreRow[]> {
   if (storeIds.length === 0) {
     return [];
   }
@@ -67,7 +93,10 @@ export async function listProductModels(
 }
 
 /** Inserts or updates countries by code. */
-export async function upsertCountries(db: Executor, countries: readonly CountryRow[]): Promise<void> {
+export async function upsertCountries(
+  db: Executor,
+  countries: readonly CountryRow[],
+): Promise<void> {
   if (countries.length === 0) {
     return;
   }
@@ -88,7 +117,9 @@ export async function upsertStores(db: Executor, stores: readonly NewStore[]): P
   let written = 0;
   // Chunked so a 500-store directory stays well under PostgreSQL's parameter limit.
   for (let start = 0; start < stores.length; start += 200) {
-    const chunk = stores.slice(start, start + 200).map((store) => ({ ...store, updated_at: new Date() }));
+    const chunk = stores
+      .slice(start, start + 200)
+      .map((store) => ({ ...store, updated_at: new Date() }));
     const result = await db
       .insertInto('stores')
       .values(chunk)

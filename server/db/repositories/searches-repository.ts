@@ -14,7 +14,11 @@ export async function listSearchesByUser(db: Executor, userId: string): Promise<
 }
 
 /** A search only if `userId` owns it: someone else's search is indistinguishable from none. */
-export async function findOwnedSearch(db: Executor, userId: string, searchId: string): Promise<SearchRow | undefined> {
+export async function findOwnedSearch(
+  db: Executor,
+  userId: string,
+  searchId: string,
+): Promise<SearchRow | undefined> {
   return await db
     .selectFrom('searches')
     .selectAll()
@@ -34,7 +38,10 @@ export async function countSearchesByUser(db: Executor, userId: string): Promise
 }
 
 /** Inserts a search. */
-export async function insertSearch(db: Executor, values: Insertable<SearchesTable>): Promise<SearchRow> {
+export async function insertSearch(
+  db: Executor,
+  values: Insertable<SearchesTable>,
+): Promise<SearchRow> {
   return await db.insertInto('searches').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -55,7 +62,11 @@ export async function updateOwnedSearch(
 }
 
 /** Deletes an owned search; false when it is not the user's. */
-export async function deleteOwnedSearch(db: Executor, userId: string, searchId: string): Promise<boolean> {
+export async function deleteOwnedSearch(
+  db: Executor,
+  userId: string,
+  searchId: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('searches')
     .where('id', '=', searchId)
@@ -65,7 +76,10 @@ export async function deleteOwnedSearch(db: Executor, userId: string, searchId: 
 }
 
 /** Preferred part numbers of several searches, keyed by search id. */
-export async function listPreferredParts(db: Executor, searchIds: readonly string[]): Promise<Map<string, Set<string>>> {
+export async function listPreferredParts(
+  db: Executor,
+  searchIds: readonly string[],
+): Promise<Map<string, Set<string>>> {
   const bySearch = new Map<string, Set<string>>(searchIds.map((id) => [id, new Set<string>()]));
   if (searchIds.length === 0) {
     return bySearch;
@@ -82,7 +96,11 @@ export async function listPreferredParts(db: Executor, searchIds: readonly strin
 }
 
 /** Replaces a search's preferred models. */
-export async function replacePreferredParts(db: Executor, searchId: string, partNumbers: readonly string[]): Promise<void> {
+export async function replacePreferredParts(
+  db: Executor,
+  searchId: string,
+  partNumbers: readonly string[],
+): Promise<void> {
   await db.deleteFrom('search_preferred_models').where('search_id', '=', searchId).execute();
   if (partNumbers.length > 0) {
     await db

@@ -24,7 +24,11 @@ export async function findOrCreateUserByIdentity(
 }
 
 /** The user with `id`, locked for update when inside a transaction that needs it. */
-export async function findUserById(db: Executor, id: string, options: { isLocked?: boolean } = {}): Promise<UserRow | undefined> {
+export async function findUserById(
+  db: Executor,
+  id: string,
+  options: { isLocked?: boolean } = {},
+): Promise<UserRow | undefined> {
   let query = db.selectFrom('users').selectAll().where('id', '=', id);
   if (options.isLocked === true) {
     query = query.forUpdate();
@@ -57,5 +61,9 @@ export async function updateUserAccount(
 
 /** Changes a user's plan (billing webhooks and the admin command). */
 export async function updateUserPlan(db: Executor, id: string, plan: PlanCode): Promise<void> {
-  await db.updateTable('users').set({ plan, updated_at: new Date() }).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set({ plan, updated_at: new Date() })
+    .where('id', '=', id)
+    .execute();
 }

@@ -14,7 +14,18 @@ describe('migrations', () => {
     const tables = await sql<{ tablename: string }>`
       SELECT tablename FROM pg_tables WHERE schemaname = 'public'`.execute(testDb.db);
     const names = tables.rows.map((row) => row.tablename);
-    for (const table of ['users', 'idp_accounts', 'idp_payloads', 'countries', 'stores', 'product_types', 'product_models', 'searches', 'search_preferred_models', 'availability_snapshots']) {
+    for (const table of [
+      'users',
+      'idp_accounts',
+      'idp_payloads',
+      'countries',
+      'stores',
+      'product_types',
+      'product_models',
+      'searches',
+      'search_preferred_models',
+      'availability_snapshots',
+    ]) {
       expect(names).toContain(table);
     }
     expect(await migrateToLatest(testDb.db)).toEqual([]);

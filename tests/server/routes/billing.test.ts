@@ -12,27 +12,50 @@ describe('billing calls before billing is configured', () => {
   afterAll(async () => api.close());
 
   it('answers post_checkout with 503 billing_not_configured once its input is valid', async () => {
-    const response = await api.call({ method: 'POST', url: '/v2/account/post_checkout', body: { session_id: 'cs_test_123' } });
+    const response = await api.call({
+      method: 'POST',
+      url: '/v2/account/post_checkout',
+      body: { session_id: 'cs_test_123' },
+    });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ reason: 'billing_not_configured', message: expect.any(String) as string });
+    expect(response.json()).toEqual({
+      reason: 'billing_not_configured',
+      message: expect.any(String) as string,
+    });
     const bad = await api.call({ method: 'POST', url: '/v2/account/post_checkout', body: {} });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ field: 'session_id' });
   });
 
   it('validates the checkout lookup key before answering 503', async () => {
-    const bad = await api.call({ method: 'POST', url: '/v2/account/create-checkout-session', body: { lookup_key: 'iw-gold', auth0_id: 'x' } });
+    const bad = await api.call({
+      method: 'POST',
+      url: '/v2/account/create-checkout-session',
+      body: { lookup_key: 'iw-gold', auth0_id: 'x' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ field: 'lookup_key' });
-    const good = await api.call({ method: 'POST', url: '/v2/account/create-checkout-session', body: { lookup_key: 'iw-premium-yearly', auth0_id: 'auth0|abc' } });
+    const good = await api.call({
+      method: 'POST',
+      url: '/v2/account/create-checkout-session',
+      body: { lookup_key: 'iw-premium-yearly', auth0_id: 'auth0|abc' },
+    });
     expect(good.statusCode).toBe(503);
     expect(good.json()).toMatchObject({ reason: 'billing_not_configured' });
   });
 
   it('needs a token for the billing portal, then answers 503', async () => {
-    expect((await api.call({ method: 'POST', url: '/v2/account/create-portal-session', body: {} })).statusCode).toBe(401);
+    expect(
+      (await api.call({ method: 'POST', url: '/v2/account/create-portal-session', body: {} }))
+        .statusCode,
+    ).toBe(401);
     const user = await api.createUser('payer', 'better');
-    const response = await api.call({ method: 'POST', url: '/v2/account/create-portal-session', as: user, body: {} });
+    const response = await api.call({
+      method: 'POST',
+      url: '/v2/account/create-portal-session',
+      as: user,
+      body: {},
+    });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ reason: 'billing_not_configured' });
   });
@@ -52,17 +75,24 @@ describe('service endpoints', () => {
   });
 
   it('serves the website configuration with the login provider as an http domain', async () => {
-    const config = appConfigSchema.parse((await api.call({ method: 'GET', url: '/app-config.json' })).json());
+    const config = appConfigSchema.parse(
+      (await api.call({ method: 'GET', url: '/app-config.json' })).json(),
+    );
     expect(config.auth.domain).toBe(api.idp.issuer.replace(/\/$/, ''));
     expect(config.isBillingConfigured).toBe(false);
   });
 
   it('hides internal error details behind a 500 with a generic message', async () => {
-    const unreachable = createDatabase('postgres://shelfwatch:secret-password@127.0.0.1:1/missing', 1);
+    const unreachable = createDatabase(
+      'postgres://shelfwatch:secret-password@127.0.0.1:1/missing',
+      1,
+    );
     const broken = await buildApp({
       db: unreachable,
       verifyToken: () => Promise.reject(new Error('unused')),
-      website: appConfigSchema.parse((await api.call({ method: 'GET', url: '/app-config.json' })).json()),
+      website: appConfigSchema.parse(
+        (await api.call({ method: 'GET', url: '/app-config.json' })).json(),
+      ),
       corsOrigins: [],
       logLevel: 'silent',
     });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countryListSchema, exampleInventorySchema, productListSchema, storeListSchema } from '#shared/api/index.ts';
+import {
+  countryListSchema,
+  exampleInventorySchema,
+  productListSchema,
+  storeListSchema,
+} from '#shared/api/index.ts';
 import { upsertSnapshots } from '#server/db/repositories/availability-repository.ts';
 import { startApiHarness, type ApiHarness } from '#tests/helpers/api-harness.ts';
 
@@ -14,7 +19,9 @@ describe('public catalog endpoints', () => {
     const response = await api.call({ method: 'GET', url: '/v2/products' });
     expect(response.statusCode).toBe(200);
     const products = productListSchema.parse(response.json());
-    expect(products.map((p) => p.product_name)).toEqual(expect.arrayContaining(['iPhone 16', 'iPhone 16 Pro Max']));
+    expect(products.map((p) => p.product_name)).toEqual(
+      expect.arrayContaining(['iPhone 16', 'iPhone 16 Pro Max']),
+    );
     expect(Object.keys(products[0]).sort()).toEqual(['product_id', 'product_name']);
   });
 
@@ -24,15 +31,36 @@ describe('public catalog endpoints', () => {
     const stores = storeListSchema.parse(response.json());
     expect(stores.length).toBeGreaterThanOrEqual(40);
     const fifthAvenue = stores.find((store) => store.store_id === 'R095');
-    expect(fifthAvenue).toMatchObject({ store_name: 'Fifth Avenue', country_locale: 'en_US', state_code: 'NY', city: 'New York' });
+    expect(fifthAvenue).toMatchObject({
+      store_name: 'Fifth Avenue',
+      country_locale: 'en_US',
+      state_code: 'NY',
+      city: 'New York',
+    });
     expect(Object.keys(stores[0]).sort()).toEqual(
-      ['address1', 'address2', 'city', 'country_locale', 'postal_code', 'state_code', 'state_name', 'store_id', 'store_name', 'store_slug', 'telephone'].sort(),
+      [
+        'address1',
+        'address2',
+        'city',
+        'country_locale',
+        'postal_code',
+        'state_code',
+        'state_name',
+        'store_id',
+        'store_name',
+        'store_slug',
+        'telephone',
+      ].sort(),
     );
   });
 
   it('lists countries whose locales match the stores', async () => {
-    const countries = countryListSchema.parse((await api.call({ method: 'GET', url: '/v2/countries' })).json());
-    const stores = storeListSchema.parse((await api.call({ method: 'GET', url: '/v2/stores' })).json());
+    const countries = countryListSchema.parse(
+      (await api.call({ method: 'GET', url: '/v2/countries' })).json(),
+    );
+    const stores = storeListSchema.parse(
+      (await api.call({ method: 'GET', url: '/v2/stores' })).json(),
+    );
     const locales = new Set(countries.map((country) => country.locale_code));
     expect(stores.every((store) => locales.has(store.country_locale))).toBe(true);
     expect(countries.find((country) => country.country_code === 'US')).toEqual({
@@ -43,17 +71,47 @@ describe('public catalog endpoints', () => {
   });
 
   it('counts available models per store and product type in the example inventory', async () => {
-    const empty = exampleInventorySchema.parse((await api.call({ method: 'GET', url: '/v2/inventory/example_inventory' })).json());
+    const empty = exampleInventorySchema.parse(
+      (await api.call({ method: 'GET', url: '/v2/inventory/example_inventory' })).json(),
+    );
     expect(empty).toEqual([]);
-    const models = await api.testDb.db.selectFrom('product_models').select('part_number').where('product_id', '=', 'iphone16pro').where('country_code', '=', 'US').limit(3).execute();
+    const models = await api.testDb.db
+      .selectFrom('product_models')
+      .select('part_number')
+      .where('product_id', '=', 'iphone16pro')
+      .where('country_code', '=', 'US')
+      .limit(3)
+      .execute();
     const observed_at = new Date();
     await upsertSnapshots(api.testDb.db, [
-      { store_id: 'R095', part_number: models[0].part_number, status: 'available', pickup_quote: 'Today', observed_at },
-      { store_id: 'R095', part_number: models[1].part_number, status: 'available', pickup_quote: 'Today', observed_at },
-      { store_id: 'R095', part_number: models[2].part_number, status: 'unavailable', pickup_quote: null, observed_at },
+      {
+        store_id: 'R095',
+        part_number: models[0].part_number,
+        status: 'available',
+        pickup_quote: 'Today',
+        observed_at,
+      },
+      {
+        store_id: 'R095',
+        part_number: models[1].part_number,
+        status: 'available',
+        pickup_quote: 'Today',
+        observed_at,
+      },
+      {
+        store_id: 'R095',
+        part_number: models[2].part_number,
+        status: 'unavailable',
+        pickup_quote: null,
+        observed_at,
+      },
     ]);
-    const inventory = exampleInventorySchema.parse((await api.call({ method: 'GET', url: '/v2/inventory/example_inventory' })).json());
-    expect(inventory).toEqual([{ product_type: 'iphone16pro', inventory: [{ store_id: 'R095', product_count: 2 }] }]);
+    const inventory = exampleInventorySchema.parse(
+      (await api.call({ method: 'GET', url: '/v2/inventory/example_inventory' })).json(),
+    );
+    expect(inventory).toEqual([
+      { product_type: 'iphone16pro', inventory: [{ store_id: 'R095', product_count: 2 }] },
+    ]);
   });
 
   it('answers unknown /v2 routes with a JSON 404', async () => {

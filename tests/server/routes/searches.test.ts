@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchInventorySchema, searchListSchema, searchSchema, type Search } from '#shared/api/index.ts';
-import { upsertNeighbours, upsertSnapshots } from '#server/db/repositories/availability-repository.ts';
+import {
+  searchInventorySchema,
+  searchListSchema,
+  searchSchema,
+  type Search,
+} from '#shared/api/index.ts';
+import {
+  upsertNeighbours,
+  upsertSnapshots,
+} from '#server/db/repositories/availability-repository.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -16,7 +24,10 @@ describe('/v2/searches', () => {
   });
   afterAll(async () => api.close());
 
-  async function createSearch(as: TestUser, body: Record<string, unknown> = { product_type: 'iphone16pro', store_id: 'R095' }): Promise<Search> {
+  async function createSearch(
+    as: TestUser,
+    body: Record<string, unknown> = { product_type: 'iphone16pro', store_id: 'R095' },
+  ): Promise<Search> {
     const response = await api.call({ method: 'POST', url: '/v2/searches', as, body });
     expect(response.statusCode, response.body).toBe(201);
     return searchSchema.parse(response.json());
@@ -43,7 +54,9 @@ describe('/v2/searches', () => {
 
   it('lists only the caller’s own searches', async () => {
     await createSearch(bob, { product_type: 'iphone16', store_id: 'R075' });
-    const list = searchListSchema.parse((await api.call({ method: 'GET', url: '/v2/searches/my_searches', as: bob })).json());
+    const list = searchListSchema.parse(
+      (await api.call({ method: 'GET', url: '/v2/searches/my_searches', as: bob })).json(),
+    );
     expect(list.map((search) => search.product_type)).toEqual(['iphone16']);
   });
 
@@ -59,14 +72,28 @@ describe('/v2/searches', () => {
         show_results_only_for_preferred_models: true,
         send_text_updates: true,
         max_distance_miles: 25,
-        product_models: search.product_models.map((model) => ({ ...model, is_preferred: preferred.includes(model.part_number) })),
+        product_models: search.product_models.map((model) => ({
+          ...model,
+          is_preferred: preferred.includes(model.part_number),
+        })),
       },
     });
     expect(response.statusCode, response.body).toBe(200);
     const updated = searchSchema.parse(response.json());
-    expect(updated).toMatchObject({ show_results_only_for_preferred_models: true, send_text_updates: true, max_distance_miles: 25 });
-    expect(updated.product_models.filter((model) => model.is_preferred).map((model) => model.part_number).sort()).toEqual(preferred.sort());
-    const reread = searchSchema.parse((await api.call({ method: 'GET', url: `/v2/searches/${search.id}`, as: alice })).json());
+    expect(updated).toMatchObject({
+      show_results_only_for_preferred_models: true,
+      send_text_updates: true,
+      max_distance_miles: 25,
+    });
+    expect(
+      updated.product_models
+        .filter((model) => model.is_preferred)
+        .map((model) => model.part_number)
+        .sort(),
+    ).toEqual(preferred.sort());
+    const reread = searchSchema.parse(
+      (await api.call({ method: 'GET', url: `/v2/searches/${search.id}`, as: alice })).json(),
+    );
     expect(reread).toEqual(updated);
   });
 
@@ -76,11 +103,20 @@ describe('/v2/searches', () => {
       method: 'PATCH',
       url: `/v2/searches/${search.id}`,
       as: alice,
-      body: { ...search, product_type: 'iphone16plus', product_models: search.product_models.map((m) => ({ ...m, is_preferred: true })) },
+      body: {
+        ...search,
+        product_type: 'iphone16plus',
+        product_models: search.product_models.map((m) => ({ ...m, is_preferred: true })),
+      },
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toMatchObject({ product_type: 'iphone16plus', product_name: 'iPhone 16 Plus' });
-    expect(searchSchema.parse(response.json()).product_models.some((model) => model.is_preferred)).toBe(false);
+    expect(response.json()).toMatchObject({
+      product_type: 'iphone16plus',
+      product_name: 'iPhone 16 Plus',
+    });
+    expect(
+      searchSchema.parse(response.json()).product_models.some((model) => model.is_preferred),
+    ).toBe(false);
   });
 
   it('rejects bad input with 400 naming the field and changes nothing', async () => {
@@ -90,28 +126,52 @@ describe('/v2/searches', () => {
       [{ product_type: 'iphone16pro' }, 'store_id'],
       [{ product_type: 'toaster', store_id: 'R095' }, 'product_type'],
       [{ product_type: 'iphone16pro', store_id: 'R999' }, 'store_id'],
-      [{ product_type: 'iphone16pro', store_id: 'R095', include_nearby_store_results: 'yes' }, 'include_nearby_store_results'],
-      [{ product_type: 'iphone16pro', store_id: 'R095', product_models: [{ part_number: 'NOPE1LL/A', is_preferred: true }] }, 'product_models.0.part_number'],
+      [
+        { product_type: 'iphone16pro', store_id: 'R095', include_nearby_store_results: 'yes' },
+        'include_nearby_store_results',
+      ],
+      [
+        {
+          product_type: 'iphone16pro',
+          store_id: 'R095',
+          product_models: [{ part_number: 'NOPE1LL/A', is_preferred: true }],
+        },
+        'product_models.0.part_number',
+      ],
     ];
     for (const [body, field] of cases) {
       const response = await api.call({ method: 'POST', url: '/v2/searches', as: bob, body });
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json()).toMatchObject({ reason: 'invalid_input', field });
     }
-    const badPatch = await api.call({ method: 'PATCH', url: `/v2/searches/${search.id}`, as: alice, body: { ...search, max_distance_miles: -3 } });
+    const badPatch = await api.call({
+      method: 'PATCH',
+      url: `/v2/searches/${search.id}`,
+      as: alice,
+      body: { ...search, max_distance_miles: -3 },
+    });
     expect(badPatch.statusCode).toBe(400);
     expect(badPatch.json()).toMatchObject({ field: 'max_distance_miles' });
     const badId = await api.call({ method: 'GET', url: '/v2/searches/not-a-uuid', as: alice });
     expect(badId.statusCode).toBe(400);
     expect(badId.json()).toMatchObject({ field: 'id' });
-    expect(searchSchema.parse((await api.call({ method: 'GET', url: `/v2/searches/${search.id}`, as: alice })).json())).toEqual(search);
+    expect(
+      searchSchema.parse(
+        (await api.call({ method: 'GET', url: `/v2/searches/${search.id}`, as: alice })).json(),
+      ),
+    ).toEqual(search);
   });
 
   it('hides another user’s search behind 404 for read, change, inventory and delete', async () => {
     const search = await createSearch(alice, { product_type: 'iphone16', store_id: 'R075' });
     const asBob = [
       await api.call({ method: 'GET', url: `/v2/searches/${search.id}`, as: bob }),
-      await api.call({ method: 'PATCH', url: `/v2/searches/${search.id}`, as: bob, body: { ...search, send_email_updates: false } }),
+      await api.call({
+        method: 'PATCH',
+        url: `/v2/searches/${search.id}`,
+        as: bob,
+        body: { ...search, send_email_updates: false },
+      }),
       await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: bob }),
       await api.call({ method: 'DELETE', url: `/v2/searches/${search.id}`, as: bob }),
       await api.call({ method: 'GET', url: `/v2/searches/${UNKNOWN_ID}`, as: alice }),
@@ -120,14 +180,24 @@ describe('/v2/searches', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ reason: 'not_found' });
     }
-    expect(searchSchema.parse((await api.call({ method: 'GET', url: `/v2/searches/${search.id}`, as: alice })).json())).toEqual(search);
+    expect(
+      searchSchema.parse(
+        (await api.call({ method: 'GET', url: `/v2/searches/${search.id}`, as: alice })).json(),
+      ),
+    ).toEqual(search);
   });
 
   it('deletes a search with 204, after which it is gone', async () => {
     const search = await createSearch(bob, { product_type: 'iphone16', store_id: 'R095' });
-    expect((await api.call({ method: 'DELETE', url: `/v2/searches/${search.id}`, as: bob })).statusCode).toBe(204);
-    expect((await api.call({ method: 'GET', url: `/v2/searches/${search.id}`, as: bob })).statusCode).toBe(404);
-    expect((await api.call({ method: 'DELETE', url: `/v2/searches/${search.id}`, as: bob })).statusCode).toBe(404);
+    expect(
+      (await api.call({ method: 'DELETE', url: `/v2/searches/${search.id}`, as: bob })).statusCode,
+    ).toBe(204);
+    expect(
+      (await api.call({ method: 'GET', url: `/v2/searches/${search.id}`, as: bob })).statusCode,
+    ).toBe(404);
+    expect(
+      (await api.call({ method: 'DELETE', url: `/v2/searches/${search.id}`, as: bob })).statusCode,
+    ).toBe(404);
   });
 
   it('refuses every search call without a token with 401', async () => {
@@ -148,25 +218,70 @@ describe('/v2/searches', () => {
     const carol = await api.createUser('carol', 'best');
     const search = await createSearch(carol, { product_type: 'iphone16pro', store_id: 'R095' });
     const [first, second, third] = search.product_models;
-    const empty = searchInventorySchema.parse((await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: carol })).json());
+    const empty = searchInventorySchema.parse(
+      (
+        await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: carol })
+      ).json(),
+    );
     expect(empty).toEqual({ stores: [], last_checked_at: null });
 
     const observed_at = new Date('2026-11-20T10:00:00Z');
-    await upsertNeighbours(api.testDb.db, 'R095', [
-      { neighbour_store_id: 'R238', distance_miles: 12.5 },
-      { neighbour_store_id: 'R254', distance_miles: 1.2 },
-      { neighbour_store_id: 'R523', distance_miles: 40 },
-    ], observed_at);
+    await upsertNeighbours(
+      api.testDb.db,
+      'R095',
+      [
+        { neighbour_store_id: 'R238', distance_miles: 12.5 },
+        { neighbour_store_id: 'R254', distance_miles: 1.2 },
+        { neighbour_store_id: 'R523', distance_miles: 40 },
+      ],
+      observed_at,
+    );
     await upsertSnapshots(api.testDb.db, [
-      { store_id: 'R095', part_number: first.part_number, status: 'unavailable', pickup_quote: null, observed_at },
-      { store_id: 'R238', part_number: first.part_number, status: 'available', pickup_quote: 'Today', observed_at },
-      { store_id: 'R254', part_number: second.part_number, status: 'available', pickup_quote: 'Today', observed_at },
-      { store_id: 'R254', part_number: third.part_number, status: 'available', pickup_quote: 'Today', observed_at },
-      { store_id: 'R523', part_number: first.part_number, status: 'available', pickup_quote: 'Today', observed_at },
+      {
+        store_id: 'R095',
+        part_number: first.part_number,
+        status: 'unavailable',
+        pickup_quote: null,
+        observed_at,
+      },
+      {
+        store_id: 'R238',
+        part_number: first.part_number,
+        status: 'available',
+        pickup_quote: 'Today',
+        observed_at,
+      },
+      {
+        store_id: 'R254',
+        part_number: second.part_number,
+        status: 'available',
+        pickup_quote: 'Today',
+        observed_at,
+      },
+      {
+        store_id: 'R254',
+        part_number: third.part_number,
+        status: 'available',
+        pickup_quote: 'Today',
+        observed_at,
+      },
+      {
+        store_id: 'R523',
+        part_number: first.part_number,
+        status: 'available',
+        pickup_quote: 'Today',
+        observed_at,
+      },
     ]);
-    const inventory = searchInventorySchema.parse((await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: carol })).json());
+    const inventory = searchInventorySchema.parse(
+      (
+        await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: carol })
+      ).json(),
+    );
     expect(inventory.last_checked_at).toBe(observed_at.toISOString());
-    expect(inventory.stores.map((store) => [store.store_id, store.available_models.length])).toEqual([
+    expect(
+      inventory.stores.map((store) => [store.store_id, store.available_models.length]),
+    ).toEqual([
       ['R095', 0],
       ['R254', 2],
       ['R238', 1],
@@ -177,15 +292,35 @@ describe('/v2/searches', () => {
       method: 'PATCH',
       url: `/v2/searches/${search.id}`,
       as: carol,
-      body: { ...search, max_distance_miles: 20, show_results_only_for_preferred_models: true, product_models: [{ part_number: second.part_number, is_preferred: true }] },
+      body: {
+        ...search,
+        max_distance_miles: 20,
+        show_results_only_for_preferred_models: true,
+        product_models: [{ part_number: second.part_number, is_preferred: true }],
+      },
     });
     expect(limited.json()).toMatchObject({ stores_with_inventory: 1 });
-    const filtered = searchInventorySchema.parse((await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: carol })).json());
+    const filtered = searchInventorySchema.parse(
+      (
+        await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: carol })
+      ).json(),
+    );
     expect(filtered.stores.map((store) => store.store_id)).toEqual(['R095', 'R254']);
-    expect(filtered.stores[1].available_models).toEqual([{ part_number: second.part_number, display_name: second.display_name, is_preferred: true }]);
+    expect(filtered.stores[1].available_models).toEqual([
+      { part_number: second.part_number, display_name: second.display_name, is_preferred: true },
+    ]);
 
-    await api.call({ method: 'PATCH', url: `/v2/searches/${search.id}`, as: carol, body: { ...search, include_nearby_store_results: false } });
-    const ownOnly = searchInventorySchema.parse((await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: carol })).json());
+    await api.call({
+      method: 'PATCH',
+      url: `/v2/searches/${search.id}`,
+      as: carol,
+      body: { ...search, include_nearby_store_results: false },
+    });
+    const ownOnly = searchInventorySchema.parse(
+      (
+        await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: carol })
+      ).json(),
+    );
     expect(ownOnly.stores.map((store) => store.store_id)).toEqual(['R095']);
   });
 });
@@ -201,22 +336,42 @@ describe('plan limits and web access', () => {
     ['good', 1],
     ['better', 5],
     ['best', 10],
-  ] as const)('lets a %s account create %i searches and refuses the next with 403', async (plan, limit) => {
-    const user = await api.createUser(`limit-${plan}`, plan);
-    for (let index = 0; index < limit; index += 1) {
-      const response = await api.call({ method: 'POST', url: '/v2/searches', as: user, body: { product_type: 'iphone16', store_id: 'R095' } });
-      expect(response.statusCode).toBe(201);
-    }
-    const over = await api.call({ method: 'POST', url: '/v2/searches', as: user, body: { product_type: 'iphone16', store_id: 'R095' } });
-    expect(over.statusCode).toBe(403);
-    expect(over.json()).toMatchObject({ reason: 'search_limit_reached' });
-    expect((over.json() as { message: string }).message).toContain(`allows ${limit} search`);
-  });
+  ] as const)(
+    'lets a %s account create %i searches and refuses the next with 403',
+    async (plan, limit) => {
+      const user = await api.createUser(`limit-${plan}`, plan);
+      for (let index = 0; index < limit; index += 1) {
+        const response = await api.call({
+          method: 'POST',
+          url: '/v2/searches',
+          as: user,
+          body: { product_type: 'iphone16', store_id: 'R095' },
+        });
+        expect(response.statusCode).toBe(201);
+      }
+      const over = await api.call({
+        method: 'POST',
+        url: '/v2/searches',
+        as: user,
+        body: { product_type: 'iphone16', store_id: 'R095' },
+      });
+      expect(over.statusCode).toBe(403);
+      expect(over.json()).toMatchObject({ reason: 'search_limit_reached' });
+      expect(over.json<{ message: string }>().message).toContain(`allows ${limit} search`);
+    },
+  );
 
   it('refuses concurrent creates past the limit', async () => {
     const user = await api.createUser('racer', 'better');
     const responses = await Promise.all(
-      Array.from({ length: 8 }, () => api.call({ method: 'POST', url: '/v2/searches', as: user, body: { product_type: 'iphone16', store_id: 'R075' } })),
+      Array.from({ length: 8 }, () =>
+        api.call({
+          method: 'POST',
+          url: '/v2/searches',
+          as: user,
+          body: { product_type: 'iphone16', store_id: 'R075' },
+        }),
+      ),
     );
     expect(responses.filter((response) => response.statusCode === 201)).toHaveLength(5);
     expect(responses.filter((response) => response.statusCode === 403)).toHaveLength(3);
@@ -232,10 +387,22 @@ describe('plan limits and web access', () => {
   it('refuses text updates below Premium', async () => {
     const user = await api.createUser('better-texts', 'better');
     const created = searchSchema.parse(
-      (await api.call({ method: 'POST', url: '/v2/searches', as: user, body: { product_type: 'iphone16', store_id: 'R095', send_text_updates: true } })).json(),
+      (
+        await api.call({
+          method: 'POST',
+          url: '/v2/searches',
+          as: user,
+          body: { product_type: 'iphone16', store_id: 'R095', send_text_updates: true },
+        })
+      ).json(),
     );
     expect(created.send_text_updates).toBe(false);
-    const patch = await api.call({ method: 'PATCH', url: `/v2/searches/${created.id}`, as: user, body: { ...created, send_text_updates: true } });
+    const patch = await api.call({
+      method: 'PATCH',
+      url: `/v2/searches/${created.id}`,
+      as: user,
+      body: { ...created, send_text_updates: true },
+    });
     expect(patch.statusCode).toBe(403);
     expect(patch.json()).toMatchObject({ reason: 'subscription_required' });
   });

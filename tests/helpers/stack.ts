@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '#server/config.ts';
+import { upsertSnapshots } from '#server/db/repositories/availability-repository.ts';
+import {
+  findOrCreateUserByIdentity,
+  updateUserPlan,
+} from '#server/db/repositories/users-repository.ts';
+import type { PlanCode } from '#server/db/schema.ts';
+import { createIdpAccount } from '#server/plugins/idp/index.ts';
+import { startStack, type RunningStack } from '#server/stack.ts';
+import { getFreePort } from './free-port.ts';
+import { createTestDatabase } from './test-database.ts';
+
+/** The whole product as `npm start` runs it, on free ports and a database of its own. */
+export type TestStack = {
+  baseUrl: string;
+  issuer: string;
+  stack: RunningStack;
+  /** Creates a login on the embedded provider and its user row on `plan`. */
+  createUser: (input: { email: string; password: string; plan: PlanCode }) => Promise<void>;
+  /** Records a pickup status as if the watcher had observed it now. */
+  setAvailability: (
+    storeId: string,
+    partNumber: string,
+    status: 'available' | 'unavailable',
+  ) => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+/** Starts the stack; extra environment variables override the test defaults. */
+export async function startTestStack(environment: Record<string, string> = {}): Promise<TestStack> {
+  // The stack migrates the database itself, as `npm start` does.
+  const testDb = await createTestDatabase({ isMigrated: false });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-stack-'));
+  const port = await getFreePort();
+  const config = loadConfig({
+    PORT: String(port),
+    IDP_PORT: String(await getFreePort()),
+    SIMULATOR_PORT: String(await getFreePort()),
+    DATABASE_URL: testDb.url,
+    SHELFWATCH_DATA_DIR: dataDir,
+    SHELFWATCH_DISABLE_DEMO: 'true',
+    WATCH_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+    ...environment,
+  });
+  const stack = await startStack(config, () => undefined);
+  return {
+    baseUrl: stack.siteUrl,
+    issuer: stack.issuer,
+    stack,
+    createUser: async ({ email, password, plan }) => {
+      const account = await createIdpAccount(stack.db, { email, password, isEmailVerified: true });
+      const user = await findOrCreateUserByIdentity(stack.db, {
+        issuer: stack.issuer,
+        subject: account.id,
+        email,
+      });
+      await updateUserPlan(stack.db, user.id, plan);
+    },
+    setAvailability: async (storeId, partNumber, status) => {
+      await upsertSnapshots(stack.db, [
+        {
+          store_id: storeId,
+          part_number: partNumber,
+          status,
+          pickup_quote: status === 'available' ? 'Available today' : null,
+          observed_at: new Date(),
+        },
+      ]);
+    },
+    stop: async () => {
+      await stack.stop();
+      await testDb.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
