@@ -38,7 +38,7 @@ export type IdentityProviderOptions = {
 export type RunningIdentityProvider = { issuer: string; port: number; close(): Promise<void> };
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
-const silentLogger: IdpLogger = { info: () => undefined, warn: (message) => console.warn(message) };
+const defaultLogger: IdpLogger = { info: () => undefined, warn: (message) => console.warn(message) };
 
 /**
  * Starts an OpenID provider that the unmodified @auth0/auth0-spa-js accepts as an Auth0
@@ -51,7 +51,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   if (!options.issuer.endsWith('/') || issuerUrl.pathname !== '/') {
     throw new Error(`The identity provider's issuer must be an origin with a trailing slash, not ${options.issuer}`);
   }
-  const logger = options.logger ?? silentLogger;
+  const logger = options.logger ?? defaultLogger;
   const { Provider: OidcProvider, errors } = await loadOidcProvider(logger);
   const [signingKeys, cookieKeys] = await Promise.all([
     loadOrCreateSigningKeys(options.db),

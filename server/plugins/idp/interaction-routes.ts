@@ -24,10 +24,10 @@ export type InteractionRouteOptions = {
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
 const paramsSchema = z.object({ uid: z.string().min(1).max(100) });
-const loginBodySchema = z.object({
-  email: z.string().max(320).catch(''),
-  password: z.string().max(1024).catch(''),
-});
+// Anything else (missing fields, arrays from repeated fields, other types) reads as empty.
+const loginBodySchema = z
+  .object({ email: z.string().max(320).catch(''), password: z.string().max(1024).catch('') })
+  .catch({ email: '', password: '' });
 
 /** Thrown by the rate limiter; rendered as a readable 429 page. */
 class LoginRateLimitedError extends Error {
@@ -82,10 +82,13 @@ export async function registerInteractionRoutes(app: FastifyInstance, options: I
 
   /** The pending login interaction named by the path, or undefined if cookie and path disagree. */
   const findLoginInteraction = async (request: FastifyRequest, reply: FastifyReply): Promise<Interaction | undefined> => {
-    const { uid } = paramsSchema.parse(request.params);
+    const params = paramsSchema.safeParse(request.params);
+    if (!params.success) {
+      return undefined;
+    }
     try {
       const details = await provider.interactionDetails(request.raw, reply.raw);
-      return details.uid === uid && details.prompt.name === 'login' ? details : undefined;
+      return details.uid === params.data.uid && details.prompt.name === 'login' ? details : undefined;
     } catch {
       // SessionNotFound: no or expired interaction cookie, or the interaction is gone.
       return undefined;
@@ -133,7 +136,7 @@ export async function registerInteractionRoutes(app: FastifyInstance, options: I
           timeWindow: 60_000,
           // After body parsing, so the key can include the email being guessed at.
           hook: 'preHandler',
-          keyGenerator: (request) => `${request.ip}|${loginBodySchema.parse(request.body ?? {}).email.trim().toLowerCase()}`,
+          keyGenerator: (request) => `${request.ip}|${loginBodySchema.parse(request.body).email.trim().toLowerCase()}`,
           errorResponseBuilder: (_request, context) => new LoginRateLimitedError(String(Math.ceil(context.ttl / 1000))),
         },
       },
@@ -143,7 +146,7 @@ export async function registerInteractionRoutes(app: FastifyInstance, options: I
       if (interaction === undefined) {
         return sendExpired(reply);
       }
-      const { email, password } = loginBodySchema.parse(request.body ?? {});
+      const { email, password } = loginBodySchema.parse(request.body);
       if (email.trim() === '' || password === '') {
         return sendPage(reply, 422, renderLoginPage({ uid: interaction.uid, email, error: 'Enter your email and password.' }));
       }

@@ -69,7 +69,7 @@ export function renderLoginPage(options: { uid: string; email?: string; error?: 
     'Sign in',
     `<p class="lead">Sign in to your account</p>
 ${alert}
-<form method="post" action="${escapeHtml(action)}" novalidate>
+<form method="post" action="${escapeHtml(action)}">
 <div class="mb-3">
 <label for="email">Email address</label>
 <input class="form-control" id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"${emailFocus}>
