@@ -12,6 +12,8 @@ import { createTokenVerifier } from './plugins/auth/token-verifier.ts';
 import { startIdentityProvider, type RunningIdentityProvider } from './plugins/idp/index.ts';
 import { seedCatalog } from './services/catalog-service.ts';
 import { ensureDemoAccount } from './services/demo-service.ts';
+import { startUpstreamSimulator } from './watch/simulator/index.ts';
+import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 
 /** Where the built website lives, relative to this file. */
 const WEBSITE_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
@@ -56,6 +58,18 @@ export async function startStack(config: AppConfig, log: (line: string) => void 
   try {
     await migrateToLatest(db);
     await seedCatalog(db);
+
+    if (config.simulator.isEnabled) {
+      const simulator = await startUpstreamSimulator({
+        port: config.simulator.port,
+        seed: config.simulator.seed,
+        stores: STORE_SEEDS,
+        models: PRODUCT_MODEL_SEEDS,
+        countries: COUNTRY_SEEDS,
+      });
+      stoppers.push(async () => simulator.close());
+      log(`Upstream simulator on ${simulator.url} (seed ${config.simulator.seed}, state: ${simulator.url}/_sim/state)`);
+    }
 
     let idp: RunningIdentityProvider | undefined;
     if (config.idp.kind === 'embedded') {

@@ -4,7 +4,7 @@ import { ERROR_REASONS } from '#shared/api/errors.ts';
 import type { Db } from '#server/db/database.ts';
 import { findOrCreateUserByIdentity } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { extractBearerToken } from '#server/plugins/auth/token-verifier.ts';
+import { extractBearerToken, TokenRejectedError } from '#server/plugins/auth/index.ts';
 import { AppError } from '#server/services/app-error.ts';
 
 /** Checks a bearer token and says whose it is; throws when it is not acceptable. */
@@ -60,6 +60,15 @@ async function resolveUser(
   try {
     identity = await options.verifyToken(token);
   } catch (error) {
+    if (error instanceof TokenRejectedError && error.reason === 'keys-unavailable') {
+      // The token may be fine; the login provider's keys are out of reach for now.
+      request.log.error({ err: error }, 'cannot fetch the login provider keys');
+      throw new AppError(
+        503,
+        ERROR_REASONS.loginUnavailable,
+        'Sign-in is temporarily unavailable; try again shortly',
+      );
+    }
     request.log.info({ err: error }, 'rejected access token');
     throw new AppError(
       401,

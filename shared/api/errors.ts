@@ -19,5 +19,6 @@ export const ERROR_REASONS = {
   searchLimitReached: 'search_limit_reached',
   billingNotConfigured: 'billing_not_configured',
   rateLimited: 'rate_limited',
+  loginUnavailable: 'login_unavailable',
   internal: 'internal_error',
 } as const;

@@ -5,7 +5,7 @@ import {
   updateUserPlan,
 } from '#server/db/repositories/users-repository.ts';
 import type { PlanCode, UserRow } from '#server/db/schema.ts';
-import { createTokenVerifier } from '#server/plugins/auth/token-verifier.ts';
+import { createTokenVerifier } from '#server/plugins/auth/index.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 import { startTestIdentityProvider, type TestIdentityProvider } from './tokens.ts';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appConfigSchema } from '#shared/api/app-config.ts';
 import { buildApp } from '#server/app.ts';
 import { createDatabase } from '#server/db/database.ts';
+import { createTokenVerifier } from '#server/plugins/auth/index.ts';
 import { startApiHarness, type ApiHarness } from '#tests/helpers/api-harness.ts';
 
 describe('billing calls before billing is configured', () => {
@@ -102,6 +103,31 @@ describe('service endpoints', () => {
     expect(response.body).not.toContain('secret-password');
     await broken.close();
     await unreachable.destroy();
+  });
+
+  it('answers 503, not 401, when the login provider keys cannot be fetched', async () => {
+    const unreachableIssuer = createTokenVerifier({
+      issuer: 'http://127.0.0.1:1/',
+      audience: api.idp.audience,
+    });
+    const app = await buildApp({
+      db: api.testDb.db,
+      verifyToken: unreachableIssuer,
+      website: appConfigSchema.parse(
+        (await api.call({ method: 'GET', url: '/app-config.json' })).json(),
+      ),
+      corsOrigins: [],
+      logLevel: 'silent',
+    });
+    const token = await api.idp.issueAccessToken({ subject: 'someone' });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/v2/account',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ reason: 'login_unavailable' });
+    await app.close();
   });
 
   it('answers malformed JSON with 400, not 500', async () => {
