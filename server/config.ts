@@ -31,6 +31,23 @@ const environmentSchema = z.object({
   MAKER_NAME: z.string().default('Lantern Apps'),
   MAKER_URL: z.string().url().default('https://lanternapps.dev'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
+  SIMULATOR_SEED: z.coerce.number().int().default(1),
+  UPSTREAM_BASE_URL: z.union([z.literal(''), z.string().url()]).optional().transform((value) => (value === '' ? undefined : value)),
+  UPSTREAM_SHAPE: z.enum(['fulfillment-messages', 'pickup-message']).default('fulfillment-messages'),
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('Shelfwatch <alerts@shelfwatch.app>'),
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM_NUMBER: optionalString,
+  TWILIO_API_BASE_URL: optionalString,
+  VAPID_SUBJECT: optionalString,
+  ALERT_QUIET_WINDOW_MINUTES: z.coerce.number().int().min(0).default(30),
+  STORE_PAGE_BASE_URL: z.string().url().default('https://www.apple.com/retail/'),
+  POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
+  UPSTREAM_RATE_PER_MINUTE: z.coerce.number().positive().default(30),
+  UPSTREAM_BURST: z.coerce.number().int().min(1).default(5),
+  WATCH_ENABLED: z.enum(['true', 'false', '1', '0', '']).optional().transform((value) => value !== 'false' && value !== '0'),
 });
 
 /** Runtime configuration of the server, read once from the environment. */
@@ -50,6 +67,23 @@ export type AppConfig = {
   supportEndDate: string;
   maker: { name: string; url: string };
   logLevel: string;
+  /** The upstream simulator (server/watch/simulator); started when the upstream is it. */
+  simulator: { port: number; seed: number; isEnabled: boolean };
+  /** Where pickup availability is read: the simulator by default, https://www.apple.com for real stores. */
+  upstream: { baseUrl: string; shape: 'fulfillment-messages' | 'pickup-message' };
+  /** Alert delivery: SMTP/Twilio unset means messages are written under dataDir/outbox/. */
+  notify: {
+    smtpUrl: string | undefined;
+    mailFrom: string;
+    twilio: { accountSid: string; authToken: string; fromNumber: string; apiBaseUrl: string | undefined } | undefined;
+    /** Twilio's auth token verifies inbound webhooks even when sending is not configured. */
+    twilioAuthToken: string | undefined;
+    vapidSubject: string;
+    storePageBaseUrl: string;
+  };
+  alerts: { quietWindowMinutes: number };
+  /** The watch engine: poll cadence and upstream pacing (see server/watch). */
+  watch: { isEnabled: boolean; pollIntervalSeconds: number; upstreamRatePerMinute: number; upstreamBurst: number };
 };
 
 /** Client id of the website and app at the embedded provider. */
@@ -91,7 +125,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     supportEndDate: values.SUPPORT_END_DATE,
     maker: { name: values.MAKER_NAME, url: values.MAKER_URL },
     logLevel: values.LOG_LEVEL,
+    simulator: {
+      port: values.SIMULATOR_PORT,
+      seed: values.SIMULATOR_SEED,
+      isEnabled: values.UPSTREAM_BASE_URL === undefined || isSimulatorUrl(values.UPSTREAM_BASE_URL, values.SIMULATOR_PORT),
+    },
+    upstream: {
+      baseUrl: (values.UPSTREAM_BASE_URL ?? `http://localhost:${values.SIMULATOR_PORT}`).replace(/\/+$/, ''),
+      shape: values.UPSTREAM_SHAPE,
+    },
+    notify: {
+      smtpUrl: values.SMTP_URL,
+      mailFrom: values.MAIL_FROM,
+      twilio:
+        values.TWILIO_ACCOUNT_SID !== undefined && values.TWILIO_AUTH_TOKEN !== undefined && values.TWILIO_FROM_NUMBER !== undefined
+          ? {
+              accountSid: values.TWILIO_ACCOUNT_SID,
+              authToken: values.TWILIO_AUTH_TOKEN,
+              fromNumber: values.TWILIO_FROM_NUMBER,
+              apiBaseUrl: values.TWILIO_API_BASE_URL,
+            }
+          : undefined,
+      twilioAuthToken: values.TWILIO_AUTH_TOKEN,
+      vapidSubject: values.VAPID_SUBJECT ?? `mailto:${values.SUPPORT_EMAIL}`,
+      storePageBaseUrl: values.STORE_PAGE_BASE_URL.endsWith('/') ? values.STORE_PAGE_BASE_URL : `${values.STORE_PAGE_BASE_URL}/`,
+    },
+    alerts: { quietWindowMinutes: values.ALERT_QUIET_WINDOW_MINUTES },
+    watch: {
+      isEnabled: values.WATCH_ENABLED,
+      pollIntervalSeconds: values.POLL_INTERVAL_SECONDS,
+      upstreamRatePerMinute: values.UPSTREAM_RATE_PER_MINUTE,
+      upstreamBurst: values.UPSTREAM_BURST,
+    },
   };
+}
+
+/** True when the upstream URL is the local simulator's port on a loopback host. */
+function isSimulatorUrl(baseUrl: string, simulatorPort: number): boolean {
+  const url = new URL(baseUrl);
+  const isLoopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname.toLowerCase());
+  return isLoopback && url.protocol === 'http:' && url.port === String(simulatorPort);
 }
 
 /** Auth0 domains come bare ("tenant.auth0.com"); issuers are URLs with a trailing slash. */

@@ -8,6 +8,7 @@ import type { AppConfig } from './config.ts';
 import { createDatabase, type Db } from './db/database.ts';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startAlertDelivery } from './notify/delivery-worker.ts';
 import { createTokenVerifier } from './plugins/auth/token-verifier.ts';
 import { startIdentityProvider, type RunningIdentityProvider } from './plugins/idp/index.ts';
 import { seedCatalog } from './services/catalog-service.ts';
@@ -109,10 +110,19 @@ export async function startStack(config: AppConfig, log: (line: string) => void 
       corsOrigins: [new URL(config.publicUrl).origin, 'app://shelfwatch'],
       staticDir: WEBSITE_DIR,
       logLevel: config.logLevel,
+      notify: { publicUrl: config.publicUrl, twilioAuthToken: config.notify.twilioAuthToken },
     });
     stoppers.push(async () => app.close());
     await app.listen({ port: config.port, host: config.host });
     log(`Website and API on ${config.publicUrl} (health: ${config.publicUrl}/healthz)`);
+    const delivery = await startAlertDelivery({
+      db,
+      config,
+      databaseUrl: config.databaseUrl ?? cluster?.connectionString('shelfwatch'),
+      logger: { info: log, warn: log, error: log },
+    });
+    stoppers.push(async () => delivery.stop());
+    log(`Alert delivery: email ${config.notify.smtpUrl === undefined ? `to ${path.join(config.dataDir, 'outbox', 'email')}` : 'over SMTP'}, text ${config.notify.twilio === undefined ? `to ${path.join(config.dataDir, 'outbox', 'text')}` : 'via Twilio'}`);
     return { db, app, siteUrl: config.publicUrl, issuer: config.idp.issuer, demo, stop };
   } catch (error) {
     await stop();
