@@ -14,5 +14,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 /** Opens a pooled connection to `connectionString`. */
 export function createDatabase(connectionString: string, maxConnections = 10): Db {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
+  // An idle connection dropped by the server (restart, shutdown) must not crash the process;
+  // the pool replaces it and the next query reports any lasting problem.
+  pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

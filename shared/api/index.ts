@@ -6,3 +6,4 @@ export * from './searches.ts';
 export * from './inventory.ts';
 export * from './billing.ts';
 export * from './app-config.ts';
+export * from './notifications.ts';

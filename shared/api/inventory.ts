@@ -17,6 +17,10 @@ export type InventoryStore = z.infer<typeof inventoryStoreSchema>;
 export const searchInventorySchema = z.object({
   stores: z.array(inventoryStoreSchema),
   last_checked_at: z.string().nullable(),
+  /** True when checks for this search are failing or late: show "alerts may be delayed", not stale stock as current. */
+  is_stale: z.boolean().optional(),
+  /** When the checks started failing, if they are. */
+  checks_failing_since: z.string().nullable().optional(),
 });
 /** A search's inventory. */
 export type SearchInventory = z.infer<typeof searchInventorySchema>;

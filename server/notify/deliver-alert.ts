@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import type { Db } from '#server/db/database.ts';
+import { classifyDeliveryError } from './delivery-error.ts';
+import type { EmailSender } from './email-channel.ts';
+import { checkEligibility } from './eligibility.ts';
+import { deletePushSubscriptionById, findDeliveryContext, listPushSubscriptions, setTextOptOutByPhone } from './notify-repository.ts';
+import type { AttemptOutcome, ClaimedRow } from './outbox-claims.ts';
+import type { PushSender } from './push-channel.ts';
+import { renderAlertEmail, renderAlertPush, renderAlertText } from './templates.ts';
+import type { TextSender } from './text-channel.ts';
+import type { AlertPayload } from './types.ts';
+import { signUnsubscribeToken } from './unsubscribe-token.ts';
+
+const alertPayloadSchema = z.object({
+  searchId: z.string(),
+  productName: z.string(),
+  modelName: z.string(),
+  partNumber: z.string(),
+  storeId: z.string(),
+  storeName: z.string(),
+  storeCity: z.string(),
+  storeState: z.string().nullable(),
+  storeSlug: z.string().nullable(),
+  countryCode: z.string(),
+  distanceMiles: z.number().nullable(),
+  pickupQuote: z.string().nullable(),
+  observedAt: z.string(),
+}) satisfies z.ZodType<AlertPayload>;
+
+/** Everything one delivery needs besides the row. */
+export type DeliveryContext = {
+  db: Db;
+  email: EmailSender;
+  text: TextSender;
+  push: PushSender;
+  unsubscribeKey: Buffer;
+  publicUrl: string;
+  storePageBaseUrl: string;
+  supportEmail: string;
+};
+
+/** The link to a search's page on the website. */
+export function buildSearchUrl(publicUrl: string, searchId: string): string {
+  return `${publicUrl}/search/${encodeURIComponent(searchId)}`;
+}
+
+/** The one-click unsubscribe link of a search (RFC 8058: HTTPS in production, signed). */
+export function buildUnsubscribeUrl(publicUrl: string, key: Buffer, searchId: string): string {
+  return `${publicUrl}/v2/notifications/unsubscribe?token=${encodeURIComponent(signUnsubscribeToken(key, searchId))}`;
+}
+
+/**
+ * Re-checks eligibility and sends one claimed row on its channel. Send failures are thrown
+ * (as DeliveryError when classified) because the worker owns the retry policy.
+ */
+export async function deliverAlert(context: DeliveryContext, row: ClaimedRow): Promise<AttemptOutcome> {
+  const parsed = alertPayloadSchema.safeParse(row.payload);
+  if (!parsed.success) {
+    return { status: 'failed', reason: `invalid payload: ${parsed.error.issues[0]?.message ?? 'unknown'}` };
+  }
+  const payload = parsed.data;
+  const { user, search } = await findDeliveryContext(context.db, row.user_id, row.search_id);
+  const verdict = checkEligibility(row.channel, user, search);
+  if (!verdict.isAllowed) {
+    return { status: 'suppressed', reason: verdict.reason };
+  }
+  const searchUrl = buildSearchUrl(context.publicUrl, verdict.search.id);
+  switch (row.channel) {
+    case 'email': {
+      const token = signUnsubscribeToken(context.unsubscribeKey, verdict.search.id);
+      const unsubscribeUrl = buildUnsubscribeUrl(context.publicUrl, context.unsubscribeKey, verdict.search.id);
+      await context.email.send({
+        outboxId: row.id,
+        idempotencyKey: row.idempotency_key,
+        to: verdict.user.email ?? '',
+        content: renderAlertEmail(payload, {
+          searchUrl,
+          storeUrl: payload.storeSlug === null ? undefined : `${context.storePageBaseUrl}${encodeURIComponent(payload.storeSlug)}`,
+          unsubscribeUrl,
+        }),
+        unsubscribe: {
+          url: unsubscribeUrl,
+          mailto: `mailto:${context.supportEmail}?subject=${encodeURIComponent(`unsubscribe ${token}`)}`,
+        },
+      });
+      return { status: 'sent' };
+    }
+    case 'text': {
+      const phone = verdict.user.phone_number ?? '';
+      try {
+        const { sid } = await context.text.send({ outboxId: row.id, to: phone, body: renderAlertText(payload, searchUrl) });
+        return { status: 'sent', ...(sid === undefined ? {} : { note: `twilio ${sid}` }) };
+      } catch (error) {
+        const failure = classifyDeliveryError(error);
+        if (failure.kind === 'opted-out') {
+          // The carrier knows of a STOP we missed: remember it so no other alert tries.
+          await setTextOptOutByPhone(context.db, phone, true);
+          return { status: 'suppressed', reason: 'text_opted_out' };
+        }
+        throw failure;
+      }
+    }
+    case 'push':
+      return await deliverPush(context, row, payload, searchUrl);
+  }
+}
+
+/**
+ * Fans out to every subscription of the user. Any device accepting counts as sent (a retry
+ * would duplicate on the devices that did); only when none accepted is a failure retried.
+ */
+async function deliverPush(context: DeliveryContext, row: ClaimedRow, payload: AlertPayload, searchUrl: string): Promise<AttemptOutcome> {
+  const subscriptions = await listPushSubscriptions(context.db, row.user_id);
+  const content = renderAlertPush(payload, searchUrl);
+  let sentCount = 0;
+  let firstFailure: unknown;
+  for (const subscription of subscriptions) {
+    const keys = { p256dh: subscription.keys.p256dh ?? '', auth: subscription.keys.auth ?? '' };
+    try {
+      const result = await context.push({ endpoint: subscription.endpoint, keys }, content, row.idempotency_key);
+      if (result === 'gone') {
+        await deletePushSubscriptionById(context.db, subscription.id);
+      } else {
+        sentCount += 1;
+      }
+    } catch (error) {
+      firstFailure ??= error;
+    }
+  }
+  if (sentCount > 0) {
+    return { status: 'sent', note: `push to ${sentCount} of ${subscriptions.length} subscriptions` };
+  }
+  if (firstFailure !== undefined) {
+    throw classifyDeliveryError(firstFailure);
+  }
+  return { status: 'suppressed', reason: 'no_push_subscription' };
+}

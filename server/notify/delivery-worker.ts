@@ -1,0 +1,167 @@
+import type { Agent } from 'node:https';
+import pg from 'pg';
+import { computeBackoff, type BackoffOptions } from '#shared/upstream/backoff.ts';
+import type { AppConfig } from '#server/config.ts';
+import type { Db } from '#server/db/database.ts';
+import { deliverAlert, type DeliveryContext } from './deliver-alert.ts';
+import { classifyDeliveryError } from './delivery-error.ts';
+import { createEmailSender } from './email-channel.ts';
+import { OUTBOX_NOTIFY_CHANNEL } from './outbox.ts';
+import { claimDueRows, recordAttemptOutcome, type AttemptOutcome, type ClaimedRow } from './outbox-claims.ts';
+import { createPushSender } from './push-channel.ts';
+import { loadOrCreateNotifySecrets } from './secrets.ts';
+import { createTextSender } from './text-channel.ts';
+
+/** Where the worker reports; each line is self-contained. */
+export type DeliveryLogger = { info: (message: string) => void; warn: (message: string) => void; error: (message: string) => void };
+
+/** Settings of the delivery worker; everything but db, config and logger has a default. */
+export type AlertDeliveryOptions = {
+  db: Db;
+  config: Pick<AppConfig, 'publicUrl' | 'dataDir' | 'supportEmail' | 'notify'>;
+  logger: DeliveryLogger;
+  /** Connection string for LISTEN; without it new rows are found by polling only. */
+  databaseUrl?: string;
+  /** How long a claim is exclusive; a worker that dies mid-send loses its rows after this. */
+  leaseMs?: number;
+  /** Rows claimed (and sent concurrently) per round. */
+  batchSize?: number;
+  /** Attempts before a transiently failing row is marked failed. */
+  maxAttempts?: number;
+  backoff?: BackoffOptions;
+  /** Fallback poll period: catches retries coming due, expired leases and missed NOTIFYs. */
+  pollIntervalMs?: number;
+  /** HTTPS agent for push services (tests trust a self-signed local one with it). */
+  pushAgent?: Agent;
+};
+
+/** A running delivery worker. */
+export type AlertDelivery = {
+  /** Finishes in-flight sends, then stops; rows left are picked up by any other worker. */
+  stop: () => Promise<void>;
+  /** Delivers every row due now in this caller (tests and benchmarks), then returns. */
+  drain: () => Promise<void>;
+};
+
+/**
+ * Starts the outbox worker. State machine of a row: pending → (claim: sending, lease,
+ * attempts+1) → sent | suppressed | failed | pending again with a backoff. A worker that
+ * dies leaves "sending" rows whose lease expires; the next claim resends them. The write of
+ * an outcome is fenced by the attempt number so a stale worker cannot overwrite a newer one.
+ */
+export async function startAlertDelivery(options: AlertDeliveryOptions): Promise<AlertDelivery> {
+  const { db, config, logger } = options;
+  const leaseMs = options.leaseMs ?? 120_000;
+  const batchSize = options.batchSize ?? 10;
+  const maxAttempts = options.maxAttempts ?? 10;
+  const backoff = options.backoff ?? { baseMs: 10_000, maxMs: 30 * 60_000 };
+  const pollIntervalMs = options.pollIntervalMs ?? 2_000;
+  const secrets = await loadOrCreateNotifySecrets(db);
+  const email = createEmailSender({ smtpUrl: config.notify.smtpUrl, from: config.notify.mailFrom, dataDir: config.dataDir });
+  const context: DeliveryContext = {
+    db,
+    email,
+    text: createTextSender({ twilio: config.notify.twilio, dataDir: config.dataDir }),
+    push: createPushSender({ vapid: secrets.vapid, subject: config.notify.vapidSubject, ...(options.pushAgent === undefined ? {} : { agent: options.pushAgent }) }),
+    unsubscribeKey: secrets.unsubscribeKey,
+    publicUrl: config.publicUrl,
+    storePageBaseUrl: config.notify.storePageBaseUrl,
+    supportEmail: config.supportEmail,
+  };
+
+  const settle = async (row: ClaimedRow): Promise<void> => {
+    let outcome: AttemptOutcome;
+    if (row.attempt > maxAttempts) {
+      // Only reachable through expired leases: a row whose sends keep killing workers.
+      outcome = { status: 'failed', reason: `gave up after ${maxAttempts} attempts (last: ${row.last_error ?? 'lease expired'})` };
+    } else {
+      try {
+        outcome = await deliverAlert(context, row);
+      } catch (error) {
+        const failure = classifyDeliveryError(error);
+        if (failure.kind === 'transient' && row.attempt < maxAttempts) {
+          outcome = { status: 'pending', error: failure.message, retryInMs: computeBackoff(row.attempt - 1, backoff, Math.random) };
+        } else {
+          outcome = { status: 'failed', reason: failure.message };
+        }
+      }
+    }
+    const isRecorded = await recordAttemptOutcome(db, row, outcome);
+    if (!isRecorded) {
+      logger.warn(`alert ${row.id}: lease lost before recording ${outcome.status}; the newer claim decides`);
+    } else if (outcome.status === 'pending') {
+      logger.warn(`alert ${row.id} (${row.channel}) attempt ${row.attempt} failed, retrying in ${Math.round(outcome.retryInMs / 1000)} s: ${outcome.error}`);
+    } else if (outcome.status === 'failed') {
+      logger.error(`alert ${row.id} (${row.channel}) failed: ${outcome.reason}`);
+    }
+  };
+
+  const deliverDueRows = async (): Promise<void> => {
+    while (!isStopping) {
+      const rows = await claimDueRows(db, batchSize, leaseMs);
+      if (rows.length === 0) {
+        return;
+      }
+      await Promise.all(rows.map((row) => settle(row)));
+    }
+  };
+
+  let isStopping = false;
+  let isWakePending = false;
+  let wakeUp: (() => void) | undefined;
+  const wake = (): void => {
+    isWakePending = true;
+    wakeUp?.();
+  };
+  const listener = options.databaseUrl === undefined ? undefined : await listenForNewRows(options.databaseUrl, wake, logger);
+
+  const runLoop = async (): Promise<void> => {
+    while (!isStopping) {
+      isWakePending = false;
+      try {
+        await deliverDueRows();
+      } catch (error) {
+        logger.error(`alert delivery round failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (isStopping || isWakePending) {
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollIntervalMs);
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = undefined;
+    }
+  };
+  const loop = runLoop();
+
+  return {
+    drain: deliverDueRows,
+    stop: async () => {
+      isStopping = true;
+      wake();
+      await loop;
+      await listener?.end().catch(() => undefined);
+      email.close();
+    },
+  };
+}
+
+/** A dedicated connection LISTENing for enqueue notifications; polling covers its outages. */
+async function listenForNewRows(databaseUrl: string, wake: () => void, logger: DeliveryLogger): Promise<pg.Client | undefined> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('notification', wake);
+  client.on('error', (error) => logger.warn(`outbox listener lost (${error.message}); falling back to polling`));
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`);
+    return client;
+  } catch (error) {
+    logger.warn(`cannot LISTEN for new alerts (${error instanceof Error ? error.message : String(error)}); polling only`);
+    await client.end().catch(() => undefined);
+    return undefined;
+  }
+}

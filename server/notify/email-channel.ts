@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
+import { DeliveryError, writeFileAtomically } from './delivery-error.ts';
+import type { EmailContent } from './templates.ts';
+
+/** One alert email ready to go. */
+export type OutgoingEmail = {
+  outboxId: string;
+  idempotencyKey: string;
+  to: string;
+  content: EmailContent;
+  unsubscribe: { url: string; mailto: string };
+};
+
+/** Sends alert emails over SMTP, or writes them as .eml files when SMTP is not configured. */
+export type EmailSender = { kind: 'smtp' | 'file'; send: (email: OutgoingEmail) => Promise<void>; close: () => void };
+
+/**
+ * The Message-ID of an alert, a pure function of its idempotency key: if a worker dies after
+ * the SMTP server accepted a message but before the row was marked sent, the resend carries
+ * the same Message-ID, which receivers (and mailbox software) use to discard the duplicate.
+ */
+export function deriveMessageId(idempotencyKey: string, from: string): string {
+  const digest = createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 40);
+  const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'shelfwatch.invalid';
+  return `<alert-${digest}@${domain}>`;
+}
+
+/** Creates the sender: SMTP when `smtpUrl` is set, else files under dataDir/outbox/email/. */
+export function createEmailSender(options: { smtpUrl: string | undefined; from: string; dataDir: string }): EmailSender {
+  const build = (email: OutgoingEmail): SendMailOptions => ({
+    from: options.from,
+    to: email.to,
+    subject: email.content.subject,
+    text: email.content.text,
+    html: email.content.html,
+    messageId: deriveMessageId(email.idempotencyKey, options.from),
+    headers: {
+      'List-Unsubscribe': `<${email.unsubscribe.url}>, <${email.unsubscribe.mailto}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'X-Shelfwatch-Alert': email.idempotencyKey,
+    },
+  });
+  if (options.smtpUrl === undefined) {
+    const folder = path.join(options.dataDir, 'outbox', 'email');
+    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    return {
+      kind: 'file',
+      send: async (email) => {
+        const info = await transport.sendMail(build(email));
+        // Named after the row: a resend overwrites the same file instead of adding a second one.
+        if (!Buffer.isBuffer(info.message)) {
+          throw new Error('nodemailer returned a stream although buffer: true was asked for');
+        }
+        await writeFileAtomically(path.join(folder, `alert-${email.outboxId}.eml`), info.message);
+      },
+      close: () => transport.close(),
+    };
+  }
+  // Pooled: reusing connections skips the TCP/EHLO handshake per alert during a burst.
+  const transport = nodemailer.createTransport({
+    url: options.smtpUrl,
+    pool: true,
+    maxConnections: 5,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+  });
+  return {
+    kind: 'smtp',
+    send: async (email) => {
+      try {
+        await transport.sendMail(build(email));
+      } catch (error) {
+        throw classifySmtpError(error);
+      }
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** 5xx replies are final (bad address, policy); 4xx replies and network errors are worth retrying. */
+function classifySmtpError(error: unknown): DeliveryError {
+  const responseCode = typeof error === 'object' && error !== null && 'responseCode' in error ? Number(error.responseCode) : NaN;
+  const message = error instanceof Error ? error.message : String(error);
+  const kind = responseCode >= 500 && responseCode < 600 ? 'permanent' : 'transient';
+  return new DeliveryError(kind, `SMTP: ${message}`, { cause: error });
+}

@@ -1,0 +1,81 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '#server/db/database.ts';
+import type { PushSubscriptionsTable, SearchRow, UserRow } from '#server/db/schema.ts';
+
+/** A stored browser push subscription. */
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
+
+/** The user and search an outbox row is for, as they are now (either may be gone). */
+export async function findDeliveryContext(
+  db: Executor,
+  userId: string,
+  searchId: string | null,
+): Promise<{ user: UserRow | undefined; search: SearchRow | undefined }> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  const search =
+    searchId === null
+      ? undefined
+      : await db.selectFrom('searches').selectAll().where('id', '=', searchId).where('user_id', '=', userId).executeTakeFirst();
+  return { user, search };
+}
+
+/** Turns email alerts off for a search; false when the search does not exist. */
+export async function disableSearchEmailUpdates(db: Executor, searchId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('searches')
+    .set({ send_email_updates: false, updated_at: new Date() })
+    .where('id', '=', searchId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Whether a search exists and still sends email (for the confirmation page). */
+export async function findSearchEmailState(db: Executor, searchId: string): Promise<{ isEmailOn: boolean } | undefined> {
+  const row = await db.selectFrom('searches').select('send_email_updates').where('id', '=', searchId).executeTakeFirst();
+  return row === undefined ? undefined : { isEmailOn: row.send_email_updates };
+}
+
+/** Sets the carrier-level opt-out (STOP/START) of every account with this phone number. */
+export async function setTextOptOutByPhone(db: Executor, phoneNumber: string, isOptedOut: boolean): Promise<number> {
+  const result = await db
+    .updateTable('users')
+    .set({ is_text_opted_out: isOptedOut, updated_at: new Date() })
+    .where('phone_number', '=', phoneNumber)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The user's push subscriptions, oldest first. */
+export async function listPushSubscriptions(db: Executor, userId: string): Promise<PushSubscriptionRow[]> {
+  return await db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+}
+
+/** Saves a subscription; an endpoint seen before moves to this user with its new keys. */
+export async function upsertPushSubscription(
+  db: Executor,
+  userId: string,
+  subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
+): Promise<PushSubscriptionRow> {
+  const keys = JSON.stringify(subscription.keys);
+  return await db
+    .insertInto('push_subscriptions')
+    .values({ user_id: userId, endpoint: subscription.endpoint, keys })
+    .onConflict((conflict) => conflict.column('endpoint').doUpdateSet({ user_id: userId, keys }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Removes one of the user's subscriptions; false when they had none with that endpoint. */
+export async function deleteUserPushSubscription(db: Executor, userId: string, endpoint: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('push_subscriptions')
+    .where('user_id', '=', userId)
+    .where('endpoint', '=', endpoint)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Drops a subscription the push service says is gone (HTTP 404/410). */
+export async function deletePushSubscriptionById(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** Query of GET /v2/searches/{id}/history: how many days back, 1 to 30 (default 7). */
+export const searchHistoryQuerySchema = z.object({
+  days: z.coerce
+    .number({ message: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be between 1 and 30')
+    .max(30, 'must be between 1 and 30')
+    .default(7),
+});
+/** History query after defaults. */
+export type SearchHistoryQuery = z.infer<typeof searchHistoryQuerySchema>;
+
+/** One recorded change of a model's pickup status at a store. */
+export const restockEventSchema = z.object({
+  id: z.string(),
+  store_id: z.string(),
+  store_name: z.string(),
+  /** 0 at the search's own store. */
+  distance_miles: z.number().nullable(),
+  part_number: z.string(),
+  display_name: z.string(),
+  from_status: z.enum(['available', 'unavailable', 'ineligible']).nullable(),
+  to_status: z.enum(['available', 'unavailable', 'ineligible']),
+  pickup_quote: z.string().nullable(),
+  observed_at: z.string(),
+});
+/** A restock-history event. */
+export type RestockEvent = z.infer<typeof restockEventSchema>;
+
+/** Restocks (changes to available) on one UTC day, for the chart. */
+export const dailyRestocksSchema = z.object({ date: z.string(), restocks: z.number().int() });
+
+/** GET /v2/searches/{id}/history: the search's stores and models, newest event first. */
+export const searchHistorySchema = z.object({
+  days: z.number().int(),
+  events: z.array(restockEventSchema),
+  /** One entry per day of the period, oldest first, zero when nothing restocked. */
+  daily: z.array(dailyRestocksSchema),
+  last_checked_at: z.string().nullable(),
+  /** True when checks for this search are failing or late: alerts may be delayed. */
+  is_stale: z.boolean(),
+});
+/** A search's restock history. */
+export type SearchHistory = z.infer<typeof searchHistorySchema>;
+
+/** Health of one upstream host as the watcher sees it. */
+export const upstreamHostStatusSchema = z.object({
+  host: z.string(),
+  last_success_at: z.string().nullable(),
+  last_failure_at: z.string().nullable(),
+  last_failure_kind: z.string().nullable(),
+  requests_last_15_minutes: z.number().int(),
+  /** Share of the last 15 minutes' requests that failed, 0 to 1. */
+  error_rate: z.number(),
+  /** Set while the watcher leaves the host alone after a block. */
+  cool_down_until: z.string().nullable(),
+  is_cooling_down: z.boolean(),
+});
+/** One host's status. */
+export type UpstreamHostStatus = z.infer<typeof upstreamHostStatusSchema>;
+
+/** GET /v2/status (public): upstream health and whether alerts may be delayed. */
+export const watchStatusSchema = z.object({
+  is_delayed: z.boolean(),
+  checked_at: z.string(),
+  hosts: z.array(upstreamHostStatusSchema),
+});
+/** The watch engine's public status. */
+export type WatchStatus = z.infer<typeof watchStatusSchema>;
