@@ -1,0 +1,27 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Account, AccountUpdate } from '#shared/api/account.ts';
+import { useApi } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
+
+/** GET /v2/account, cached under the key myAccount. */
+export function useMyAccount(isEnabled = true) {
+  const { privateApi } = useApi();
+  return useQuery({
+    queryKey: queryKeys.myAccount,
+    queryFn: async () => (await privateApi.get<Account>('/account')).data,
+    enabled: isEnabled,
+  });
+}
+
+/** PATCH /v2/account; on success the cached account is replaced by the answer. */
+export function useSaveAccount() {
+  const { privateApi } = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (update: AccountUpdate) =>
+      (await privateApi.patch<Account>('/account', update)).data,
+    onSuccess: (account) => {
+      queryClient.setQueryData(queryKeys.myAccount, account);
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import axios, { isAxiosError, type AxiosInstance } from 'axios';
+import { createContext, useContext } from 'react';
+import { UnexpectedRequestError } from './api-errors.ts';
+
+/** Two clients on the same /v2 base: one anonymous, one sending the bearer token. */
+export type ApiClients = { publicApi: AxiosInstance; privateApi: AxiosInstance };
+
+/** Logs HTTP failures and rethrows them; other failures become the spec's generic error. */
+function rejectRequest(error: unknown): Promise<never> {
+  if (isAxiosError(error) && error.response !== undefined) {
+    console.error(
+      `API ${error.config?.method?.toUpperCase() ?? ''} ${error.config?.url ?? ''} failed`,
+      error.response.status,
+    );
+    return Promise.reject(error);
+  }
+  console.error('API request failed without an answer', error);
+  return Promise.reject(new UnexpectedRequestError(error));
+}
+
+/** Builds the /v2 clients: no timeout, success for 200 to 299 (axios defaults, per spec). */
+export function createApiClients(
+  apiBaseUrl: string,
+  getAccessToken: () => Promise<string>,
+): ApiClients {
+  const baseURL = `${apiBaseUrl.replace(/\/$/, '')}/v2`;
+  const headers = { Accept: 'application/json' };
+  const publicApi = axios.create({ baseURL, headers });
+  const privateApi = axios.create({ baseURL, headers });
+  privateApi.interceptors.request.use(async (request) => {
+    request.headers.set('Authorization', `Bearer ${await getAccessToken()}`);
+    return request;
+  });
+  publicApi.interceptors.response.use(undefined, rejectRequest);
+  privateApi.interceptors.response.use(undefined, rejectRequest);
+  return { publicApi, privateApi };
+}
+
+/** The API clients of the running app. */
+export const ApiContext = createContext<ApiClients | null>(null);
+
+/** The API clients; throws outside the provider (a programming error). */
+export function useApi(): ApiClients {
+  const clients = useContext(ApiContext);
+  if (clients === null) {
+    throw new Error('useApi used outside ApiContext');
+  }
+  return clients;
+}

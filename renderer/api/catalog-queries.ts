@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Country, Product, Store } from '#shared/api/catalog.ts';
+import type { ExampleInventoryEntry } from '#shared/api/inventory.ts';
+import { useApi } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
+
+// The catalog changes at most daily: keep it fresh for the session instead of refetching.
+const CATALOG_STALE_MS = 60 * 60 * 1000;
+
+/** GET /v2/products (public). */
+export function useProducts() {
+  const { publicApi } = useApi();
+  return useQuery({
+    queryKey: queryKeys.products,
+    queryFn: async () => (await publicApi.get<Product[]>('/products')).data,
+    staleTime: CATALOG_STALE_MS,
+  });
+}
+
+/** GET /v2/stores (public). */
+export function useStores() {
+  const { publicApi } = useApi();
+  return useQuery({
+    queryKey: queryKeys.stores,
+    queryFn: async () => (await publicApi.get<Store[]>('/stores')).data,
+    staleTime: CATALOG_STALE_MS,
+  });
+}
+
+/** GET /v2/countries (public). */
+export function useCountries() {
+  const { publicApi } = useApi();
+  return useQuery({
+    queryKey: queryKeys.countries,
+    queryFn: async () => (await publicApi.get<Country[]>('/countries')).data,
+    staleTime: CATALOG_STALE_MS,
+  });
+}
+
+/** GET /v2/inventory/example_inventory (public): the landing page's sample stock. */
+export function useExampleInventory() {
+  const { publicApi } = useApi();
+  return useQuery({
+    queryKey: queryKeys.exampleInventory,
+    queryFn: async () =>
+      (await publicApi.get<ExampleInventoryEntry[]>('/inventory/example_inventory')).data,
+  });
+}

@@ -1,0 +1,42 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { RouterProvider } from 'react-router-dom';
+import type { AppConfig } from '#shared/api/app-config.ts';
+import { ApiContext, createApiClients } from './api/api-client.ts';
+import { createQueryClient } from './api/query-client.ts';
+import { useAuth } from './auth/auth-context.tsx';
+import { AuthProvider } from './auth/auth-provider.tsx';
+import { AppConfigContext } from './boot/app-config-context.tsx';
+import { HostContext } from './host/host-context.tsx';
+import { createWebBridge } from './host/web-bridge.ts';
+import { createAppRouter } from './router.tsx';
+
+/** API clients bound to the signed-in user's token. */
+function ApiProvider({ apiBaseUrl, children }: { apiBaseUrl: string; children: React.ReactNode }) {
+  const { getAccessToken } = useAuth();
+  const clients = useMemo(
+    () => createApiClients(apiBaseUrl, getAccessToken),
+    [apiBaseUrl, getAccessToken],
+  );
+  return <ApiContext.Provider value={clients}>{children}</ApiContext.Provider>;
+}
+
+/** The website: config, host, login, API, query cache and routes. */
+export function App({ config }: { config: AppConfig }) {
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createAppRouter);
+  const [host] = useState(createWebBridge);
+  return (
+    <AppConfigContext.Provider value={config}>
+      <HostContext.Provider value={host}>
+        <AuthProvider config={config}>
+          <ApiProvider apiBaseUrl={config.apiBaseUrl}>
+            <QueryClientProvider client={queryClient}>
+              <RouterProvider router={router} />
+            </QueryClientProvider>
+          </ApiProvider>
+        </AuthProvider>
+      </HostContext.Provider>
+    </AppConfigContext.Provider>
+  );
+}

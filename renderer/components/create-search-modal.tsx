@@ -1,0 +1,134 @@
+import { useMemo, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Spinner from 'react-bootstrap/Spinner';
+import { useNavigate } from 'react-router-dom';
+import Select from 'react-select';
+import { describeCreateSearchError, readErrorBody } from '../api/api-errors.ts';
+import { useProducts, useStores } from '../api/catalog-queries.ts';
+import { useCreateSearch } from '../api/search-queries.ts';
+import {
+  filterStoreOption,
+  SELECT_MENU_PROPS,
+  toProductOptions,
+  toStoreOptions,
+  type ProductOption,
+  type StoreOption,
+} from './select-options.ts';
+
+/** Create New Search: product and store dropdowns; full screen at md and below. */
+export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
+  const products = useProducts();
+  const stores = useStores();
+  const creation = useCreateSearch();
+  const navigate = useNavigate();
+  const [product, setProduct] = useState<ProductOption | null>(null);
+  const [store, setStore] = useState<StoreOption | null>(null);
+
+  const productOptions = useMemo(() => toProductOptions(products.data ?? []), [products.data]);
+  const storeOptions = useMemo(() => toStoreOptions(stores.data ?? []), [stores.data]);
+  const isBusy = creation.isPending;
+  const canCreate = product !== null && store !== null && !isBusy;
+  const errorBody = creation.isError ? readErrorBody(creation.error) : {};
+
+  // Closing or cancelling forgets the choices and any earlier error.
+  const close = () => {
+    if (isBusy) return;
+    setProduct(null);
+    setStore(null);
+    creation.reset();
+    onClose();
+  };
+
+  const create = () => {
+    if (product === null || store === null) return;
+    creation.mutate(
+      { product_type: product.value, store_id: store.value },
+      {
+        onSuccess: (created) => {
+          if (created?.search_id === undefined) {
+            console.error('Create search answered without a search');
+            return;
+          }
+          setProduct(null);
+          setStore(null);
+          onClose();
+          void navigate(`/search/${created.search_id}`);
+        },
+        onError: (error) => console.error('Search could not be created', readErrorBody(error)),
+      },
+    );
+  };
+
+  return (
+    <Modal
+      show={isOpen}
+      onHide={close}
+      fullscreen="md-down"
+      centered
+      aria-labelledby="create-search-title"
+    >
+      <Modal.Header closeButton={!isBusy}>
+        <Modal.Title id="create-search-title" as="h2" className="h5">
+          Create New Search
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <Form.Group className="mb-3">
+          <Form.Label htmlFor="create-search-product">Select a product</Form.Label>
+          <Select<ProductOption>
+            inputId="create-search-product"
+            options={productOptions}
+            value={product}
+            onChange={setProduct}
+            isLoading={products.isPending}
+            isDisabled={isBusy}
+            placeholder="Select a product"
+            {...SELECT_MENU_PROPS}
+          />
+        </Form.Group>
+        <Form.Group className="mb-3">
+          <Form.Label htmlFor="create-search-store">Select a store</Form.Label>
+          <Select<StoreOption>
+            inputId="create-search-store"
+            options={storeOptions}
+            value={store}
+            onChange={setStore}
+            filterOption={filterStoreOption}
+            isLoading={stores.isPending}
+            isDisabled={isBusy}
+            placeholder="Select a store"
+            {...SELECT_MENU_PROPS}
+          />
+        </Form.Group>
+        {creation.isError ? (
+          <>
+            <p className="text-danger mb-1" role="alert">
+              {describeCreateSearchError(creation.error)}
+            </p>
+            {/* The spec's line names the reason code; the server's sentence explains it. */}
+            {errorBody.reason !== undefined && errorBody.message !== undefined ? (
+              <p className="small text-body-secondary mb-0">{errorBody.message}</p>
+            ) : null}
+          </>
+        ) : null}
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={close} disabled={isBusy}>
+          Cancel
+        </Button>
+        <Button variant="primary" onClick={create} disabled={!canCreate}>
+          {isBusy ? (
+            <>
+              <Spinner animation="border" size="sm" aria-hidden="true" className="me-2" />
+              Creating...
+            </>
+          ) : (
+            'Create search'
+          )}
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}

@@ -1,0 +1,94 @@
+import { useMemo, useState } from 'react';
+import Card from 'react-bootstrap/Card';
+import { buildExampleStoreCards } from '#shared/domain/store-labels.ts';
+import {
+  useCountries,
+  useExampleInventory,
+  useProducts,
+  useStores,
+} from '../api/catalog-queries.ts';
+import { ProductPicker } from './product-picker.tsx';
+import { SpinnerScreen } from './spinner-screen.tsx';
+
+/** The landing page's example inventory: product picker, store cards, supported lists. */
+export function ExampleInventory() {
+  const examples = useExampleInventory();
+  const products = useProducts();
+  const stores = useStores();
+  const countries = useCountries();
+  const [chosenId, setChosenId] = useState<string | null>(null);
+
+  const pickerProducts = useMemo(() => {
+    const names = new Map(
+      (products.data ?? []).map((product) => [product.product_id, product.product_name]),
+    );
+    return (examples.data ?? []).map((entry) => ({
+      productId: entry.product_type,
+      productName: names.get(entry.product_type) ?? entry.product_type,
+    }));
+  }, [examples.data, products.data]);
+
+  // The first product type is selected until the visitor picks another.
+  const selectedId = chosenId ?? pickerProducts[0]?.productId ?? null;
+  const selectedEntry = examples.data?.find((entry) => entry.product_type === selectedId);
+  const cards = useMemo(
+    () =>
+      buildExampleStoreCards(
+        selectedEntry?.inventory ?? [],
+        stores.data ?? [],
+        countries.data ?? [],
+      ),
+    [selectedEntry, stores.data, countries.data],
+  );
+
+  if (examples.isPending || products.isPending || stores.isPending || countries.isPending) {
+    return <SpinnerScreen label="Loading example inventory..." />;
+  }
+  if (examples.isError || products.isError || stores.isError || countries.isError) {
+    return <p className="text-body-secondary">Example inventory isn't available right now.</p>;
+  }
+
+  return (
+    <>
+      <ProductPicker products={pickerProducts} selectedId={selectedId} onSelect={setChosenId} />
+      <div className="d-flex flex-wrap gap-3 mb-4">
+        {cards.map((card) => (
+          <Card key={card.storeId} className="example-store-card">
+            <Card.Body>
+              <Card.Title as="h3" className="h6 mb-1">
+                {card.storeName}
+              </Card.Title>
+              <Card.Text className="small text-body-secondary mb-1">{card.location}</Card.Text>
+              <Card.Text className="small mb-0">{card.typesText}</Card.Text>
+            </Card.Body>
+          </Card>
+        ))}
+        {cards.length === 0 ? (
+          <p className="text-body-secondary">
+            {pickerProducts.length === 0
+              ? 'Example inventory will show here as soon as Shelfwatch has seen some stock.'
+              : 'No stores to show for this product yet.'}
+          </p>
+        ) : null}
+      </div>
+      <div className="row">
+        <div className="col-md-6">
+          <h3 className="h5">Product support</h3>
+          <ul className="support-list">
+            {products.data.map((product) => (
+              <li key={product.product_id}>{product.product_name}</li>
+            ))}
+          </ul>
+        </div>
+        <div className="col-md-6">
+          <h3 className="h5">Country support</h3>
+          <ul className="support-list">
+            {countries.data.map((country) => (
+              <li key={country.locale_code}>{country.display_name}</li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </>
+  );
+}

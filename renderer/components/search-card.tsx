@@ -1,0 +1,62 @@
+import Card from 'react-bootstrap/Card';
+import Dropdown from 'react-bootstrap/Dropdown';
+import { Link, useNavigate } from 'react-router-dom';
+import type { Search } from '#shared/api/searches.ts';
+import { summarizeSearch } from '#shared/domain/search-summary.ts';
+import { ProductIcon } from './product-icon.tsx';
+
+/** A saved search on My Searches; clicking anywhere but its menu opens the search. */
+export function SearchCard({
+  search,
+  onDelete,
+}: {
+  search: Search;
+  onDelete: (searchId: string) => void;
+}) {
+  const navigate = useNavigate();
+  const path = `/search/${search.search_id}`;
+  return (
+    <Card
+      className="search-card h-100"
+      onClick={(event) => {
+        // Clicks inside the menu or on the button are handled by those controls.
+        if ((event.target as HTMLElement).closest('.dropdown, a, button') === null) {
+          void navigate(path);
+        }
+      }}
+    >
+      <Card.Header className="d-flex align-items-center justify-content-between bg-transparent">
+        <span className="fw-semibold text-truncate">{search.store_name}</span>
+        <Dropdown align="end">
+          <Dropdown.Toggle
+            variant="link"
+            size="sm"
+            className="text-body"
+            aria-label={`Options for ${search.product_name} at ${search.store_name}`}
+          >
+            <span aria-hidden="true">⋯</span>
+          </Dropdown.Toggle>
+          <Dropdown.Menu>
+            <Dropdown.Item as="button" onClick={() => onDelete(search.search_id)}>
+              Delete search
+            </Dropdown.Item>
+          </Dropdown.Menu>
+        </Dropdown>
+      </Card.Header>
+      <Card.Body className="d-flex gap-3 align-items-start">
+        <ProductIcon productId={search.product_type} />
+        <div>
+          <Card.Title as="h2" className="h6 mb-1">
+            {search.product_name}
+          </Card.Title>
+          <Card.Text className="small text-body-secondary">{summarizeSearch(search)}</Card.Text>
+        </div>
+      </Card.Body>
+      <Card.Footer className="bg-transparent border-0 pt-0">
+        <Link to={path} className="btn btn-outline-primary btn-sm">
+          View inventory
+        </Link>
+      </Card.Footer>
+    </Card>
+  );
+}

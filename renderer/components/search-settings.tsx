@@ -1,0 +1,191 @@
+import { useMemo, useState } from 'react';
+import Form from 'react-bootstrap/Form';
+import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
+import Tooltip from 'react-bootstrap/Tooltip';
+import Select from 'react-select';
+import type { Product, Store } from '#shared/api/catalog.ts';
+import type { Search } from '#shared/api/searches.ts';
+import {
+  isMissingPreferredModel,
+  parseMaxDistance,
+  type SettingChange,
+} from '#shared/domain/search-settings.ts';
+import {
+  SELECT_MENU_PROPS,
+  filterStoreOption,
+  toProductOptions,
+  toStoreOptions,
+} from './select-options.ts';
+
+/** Spec texts of the settings panel. */
+export const PREFERRED_MODEL_HINT =
+  'Notifications are only sent when preferred models are found. Please select at least one preferred model.';
+/** Tooltip on the text switch for plans without texts. */
+export const TEXT_NOT_ALLOWED_TOOLTIP =
+  'Text notifications are only allowed for Premium subscribers.';
+
+/** Where the last save stands: shown as "Saving..." then "Saved". */
+export type SaveStatus = 'idle' | 'saving' | 'saved' | 'failed';
+
+/** Search Settings: every control saves the full settings at once and is disabled meanwhile. */
+export function SearchSettings({
+  search,
+  products,
+  stores,
+  isTextAllowed,
+  saveStatus,
+  onChange,
+}: {
+  search: Search;
+  products: readonly Product[];
+  stores: readonly Store[];
+  isTextAllowed: boolean;
+  saveStatus: SaveStatus;
+  onChange: (change: SettingChange) => void;
+}) {
+  const isSaving = saveStatus === 'saving';
+  const productOptions = useMemo(() => toProductOptions(products), [products]);
+  const storeOptions = useMemo(() => toStoreOptions(stores), [stores]);
+  const [distanceText, setDistanceText] = useState(search.max_distance_miles?.toString() ?? '');
+  const [distanceError, setDistanceError] = useState<string | null>(null);
+  const preferred = search.product_models
+    .filter((model) => model.is_preferred)
+    .map((model) => model.part_number);
+
+  const commitDistance = () => {
+    const parsed = parseMaxDistance(distanceText);
+    if ('error' in parsed) {
+      setDistanceError(parsed.error);
+      return;
+    }
+    setDistanceError(null);
+    if (parsed.miles !== search.max_distance_miles) {
+      onChange({ kind: 'maxDistance', miles: parsed.miles });
+    }
+  };
+
+  const flagSwitch = (field: Extract<SettingChange, { kind: 'flag' }>['field'], label: string) => (
+    <Form.Check
+      type="switch"
+      id={`setting-${field}`}
+      label={label}
+      checked={search[field]}
+      disabled={isSaving}
+      onChange={(event) => onChange({ kind: 'flag', field, value: event.target.checked })}
+    />
+  );
+
+  return (
+    <Form onSubmit={(event) => event.preventDefault()} aria-busy={isSaving}>
+      <p className="small mb-3" role="status" aria-live="polite">
+        {saveStatus === 'saving' ? 'Saving...' : null}
+        {saveStatus === 'saved' ? 'Saved' : null}
+        {saveStatus === 'failed' ? (
+          <span className="text-danger">Couldn't save that change. Please try again.</span>
+        ) : null}
+      </p>
+      <Form.Group className="mb-3">
+        <Form.Label htmlFor="setting-product">Product type</Form.Label>
+        <Select
+          inputId="setting-product"
+          options={productOptions}
+          value={productOptions.find((option) => option.value === search.product_type) ?? null}
+          onChange={(option) =>
+            option !== null && onChange({ kind: 'productType', productType: option.value })
+          }
+          isDisabled={isSaving}
+          {...SELECT_MENU_PROPS}
+        />
+      </Form.Group>
+      <Form.Group className="mb-3">
+        <Form.Label htmlFor="setting-store">Store</Form.Label>
+        <Select
+          inputId="setting-store"
+          options={storeOptions}
+          value={storeOptions.find((option) => option.value === search.store_id) ?? null}
+          onChange={(option) =>
+            option !== null && onChange({ kind: 'store', storeId: option.value })
+          }
+          filterOption={filterStoreOption}
+          isDisabled={isSaving}
+          {...SELECT_MENU_PROPS}
+        />
+      </Form.Group>
+      {flagSwitch('include_nearby_store_results', 'Include nearby store results')}
+      {search.include_nearby_store_results ? (
+        <Form.Group className="ms-4 my-2" controlId="setting-max-distance">
+          <Form.Label className="small mb-1">Only stores within N miles (optional)</Form.Label>
+          <Form.Control
+            type="number"
+            inputMode="decimal"
+            min={0.5}
+            max={500}
+            step={0.5}
+            size="sm"
+            style={{ maxWidth: 140 }}
+            placeholder="Any distance"
+            value={distanceText}
+            disabled={isSaving}
+            isInvalid={distanceError !== null}
+            onChange={(event) => setDistanceText(event.target.value)}
+            onBlur={commitDistance}
+            onKeyDown={(event) => event.key === 'Enter' && commitDistance()}
+          />
+          <Form.Control.Feedback type="invalid">{distanceError}</Form.Control.Feedback>
+        </Form.Group>
+      ) : null}
+      {flagSwitch('show_results_only_for_preferred_models', 'Show only preferred models')}
+      {isTextAllowed ? (
+        flagSwitch('send_text_updates', 'Send text updates')
+      ) : (
+        <OverlayTrigger
+          placement="top"
+          overlay={<Tooltip id="text-not-allowed">{TEXT_NOT_ALLOWED_TOOLTIP}</Tooltip>}
+        >
+          <span className="d-inline-block" tabIndex={0} aria-describedby="text-not-allowed-help">
+            <Form.Check
+              type="switch"
+              id="setting-send_text_updates"
+              label="Send text updates"
+              checked={false}
+              disabled
+              readOnly
+            />
+            <span id="text-not-allowed-help" className="visually-hidden">
+              {TEXT_NOT_ALLOWED_TOOLTIP}
+            </span>
+          </span>
+        </OverlayTrigger>
+      )}
+      {flagSwitch('send_email_updates', 'Send email updates')}
+      {isMissingPreferredModel(search) ? (
+        <p className="small text-warning-emphasis mt-2 mb-0" role="note">
+          {PREFERRED_MODEL_HINT}
+        </p>
+      ) : null}
+      <fieldset className="mt-3" disabled={isSaving}>
+        <legend className="fs-6 fw-semibold">Preferred models</legend>
+        {search.product_models.length === 0 ? (
+          <p className="small text-body-secondary">No models listed yet.</p>
+        ) : null}
+        {search.product_models.map((model) => (
+          <Form.Check
+            key={model.part_number}
+            type="checkbox"
+            id={`preferred-${model.part_number}`}
+            label={model.display_name}
+            checked={model.is_preferred}
+            onChange={(event) =>
+              onChange({
+                kind: 'preferredModels',
+                partNumbers: event.target.checked
+                  ? [...preferred, model.part_number]
+                  : preferred.filter((partNumber) => partNumber !== model.part_number),
+              })
+            }
+          />
+        ))}
+      </fieldset>
+    </Form>
+  );
+}

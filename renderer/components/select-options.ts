@@ -1,0 +1,30 @@
+import type { Product, Store } from '#shared/api/catalog.ts';
+import { formatStoreOptionLabel, matchesStoreFilter } from '#shared/domain/store-labels.ts';
+
+/** A react-select option for a product type. */
+export type ProductOption = { value: string; label: string };
+
+/** A react-select option for a store, keeping the store for filtering by state name. */
+export type StoreOption = { value: string; label: string; store: Store };
+
+/** Spec: dropdown menu between 140 and 300 px tall, page up/down moves 5 options. */
+export const SELECT_MENU_PROPS = { maxMenuHeight: 300, minMenuHeight: 140, pageSize: 5 } as const;
+
+/** Product options in catalog order. */
+export function toProductOptions(products: readonly Product[]): ProductOption[] {
+  return products.map((product) => ({ value: product.product_id, label: product.product_name }));
+}
+
+/** Store options labelled "name | city, state code". */
+export function toStoreOptions(stores: readonly Store[]): StoreOption[] {
+  return stores.map((store) => ({
+    value: store.store_id,
+    label: formatStoreOptionLabel(store),
+    store,
+  }));
+}
+
+/** react-select filter: label or full state name, ignoring case. */
+export function filterStoreOption(option: { data: StoreOption }, input: string): boolean {
+  return matchesStoreFilter(option.data.store, input);
+}

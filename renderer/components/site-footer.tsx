@@ -1,0 +1,37 @@
+import { Link } from 'react-router-dom';
+import { useAppConfig } from '../boot/app-config-context.tsx';
+
+/** Footer: copyright with the maker's link, support address and the legal pages. */
+export function SiteFooter() {
+  const { maker, supportEmail } = useAppConfig();
+  return (
+    <footer className="border-top mt-5 py-4 small text-body-secondary">
+      <div className="container d-flex flex-column flex-md-row gap-2 justify-content-between">
+        <p className="mb-0">
+          © 2024{' '}
+          <a href={maker.url} className="link-secondary" rel="noopener">
+            {maker.name}
+          </a>
+          . Shelfwatch is an independent product and is not affiliated with Apple Inc.
+        </p>
+        <nav
+          aria-label="Legal and support"
+          className="d-flex flex-wrap column-gap-3 row-gap-1 align-items-start"
+        >
+          <a href={`mailto:${supportEmail}`} className="link-secondary">
+            {supportEmail}
+          </a>
+          <Link to="/tos" className="link-secondary">
+            Terms of Service
+          </Link>
+          <Link to="/privacy-policy" className="link-secondary">
+            Privacy Policy
+          </Link>
+          <Link to="/refund-policy" className="link-secondary">
+            Refund Policy
+          </Link>
+        </nav>
+      </div>
+    </footer>
+  );
+}

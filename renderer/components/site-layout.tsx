@@ -1,0 +1,19 @@
+import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { SiteFooter } from './site-footer.tsx';
+import { SiteNavbar } from './site-navbar.tsx';
+import { SupportBanner } from './support-banner.tsx';
+
+/** The layout shared at /: navbar, support banner, the screen, footer. */
+export function SiteLayout() {
+  return (
+    <div className="d-flex flex-column min-vh-100">
+      <SiteNavbar />
+      <SupportBanner />
+      <main className="container flex-grow-1 py-4 site-main" id="main">
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import Container from 'react-bootstrap/Container';
+import NavbarBrand from 'react-bootstrap/NavbarBrand';
+import NavbarCollapse from 'react-bootstrap/NavbarCollapse';
+import NavbarContext from 'react-bootstrap/NavbarContext';
+import NavbarToggle from 'react-bootstrap/NavbarToggle';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Link, NavLink } from 'react-router-dom';
+import { useAuth } from '../auth/auth-context.tsx';
+import { loadChunk } from './chunk-loading.ts';
+
+const AccountMenu = lazy(() =>
+  loadChunk(() => import('./account-menu.tsx')).then((module) => ({ default: module.AccountMenu })),
+);
+
+// Navbar links: [path, label] (spec: navigation bar).
+const SITE_LINKS: readonly [string, string][] = [
+  ['/download', 'Download for macOS'],
+  ['/plans', 'Pricing'],
+  ['/support', 'Support'],
+  ['/account', 'My Account'],
+];
+
+/** The site's navigation bar; it collapses into a toggle below the small breakpoint. */
+export function SiteNavbar() {
+  const auth = useAuth();
+  // Controlled so that choosing a link closes the collapsed menu on small screens.
+  const [isExpanded, setIsExpanded] = useState(false);
+  const collapse = () => setIsExpanded(false);
+  // react-bootstrap's Navbar also bundles its offcanvas variant (and the modal code behind it);
+  // its parts with their shared context give the same collapsing bar without that weight.
+  const navbarContext = useMemo(
+    () => ({
+      onToggle: () => setIsExpanded((value) => !value),
+      bsPrefix: 'navbar',
+      expanded: isExpanded,
+      expand: 'sm',
+    }),
+    [isExpanded],
+  );
+  const startLogin = () => {
+    auth.login('/').catch((error: unknown) => console.error('Login could not start', error));
+  };
+  const startLogout = () => {
+    auth.logout().catch((error: unknown) => console.error('Logout failed', error));
+  };
+  return (
+    <NavbarContext.Provider value={navbarContext}>
+      <nav className="navbar navbar-expand-sm bg-dark" data-bs-theme="dark" aria-label="Main">
+        <Container>
+          <NavbarBrand as={Link} to="/" onClick={collapse}>
+            Shelfwatch
+          </NavbarBrand>
+          <NavbarToggle aria-controls="site-navbar-links" />
+          <NavbarCollapse id="site-navbar-links">
+            {/* Plain Bootstrap nav classes: react-bootstrap's Nav adds ~3 KB to every page for
+              keyboard roving the spec doesn't need in a link list. */}
+            <div className="navbar-nav me-auto">
+              {SITE_LINKS.map(([to, label]) => (
+                <NavLink key={to} to={to} className="nav-link" onClick={collapse}>
+                  {label}
+                </NavLink>
+              ))}
+            </div>
+            <div className="navbar-nav">
+              {auth.isLoading ? null : auth.isAuthenticated ? (
+                <Suspense fallback={null}>
+                  <AccountMenu onLogout={startLogout} />
+                </Suspense>
+              ) : (
+                <button
+                  type="button"
+                  className="nav-link btn btn-link text-start"
+                  onClick={startLogin}
+                >
+                  Login
+                </button>
+              )}
+            </div>
+          </NavbarCollapse>
+        </Container>
+      </nav>
+    </NavbarContext.Provider>
+  );
+}

@@ -1,0 +1,175 @@
+import { useEffect, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import PhoneInput from 'react-phone-number-input';
+import 'react-phone-number-input/style.css';
+import type { Account } from '#shared/api/account.ts';
+import { ERROR_REASONS } from '#shared/api/errors.ts';
+import { useMyAccount, useSaveAccount } from '../api/account-queries.ts';
+import { useApi } from '../api/api-client.ts';
+import { readErrorReason } from '../api/api-errors.ts';
+import { createPortalSession } from '../api/billing-calls.ts';
+import { useAuth } from '../auth/auth-context.tsx';
+import { useAppConfig } from '../boot/app-config-context.tsx';
+import { EmojiFlag } from '../components/emoji-flag.tsx';
+import { usePageTitle } from '../components/use-page-title.ts';
+import { useHost } from '../host/host-context.tsx';
+
+/** Spec: the red message after a failed save. */
+export const ACCOUNT_SAVE_FAILED_TEXT =
+  'Failed to save account information. Please check that your phone number is entered correctly.';
+/** Shown instead of a silent failure when this install has no payment provider. */
+export const BILLING_NOT_CONFIGURED_TEXT =
+  "Subscriptions aren't set up on this Shelfwatch installation, so there is no payment information to manage.";
+
+type FormValues = { email: string; phone: string; enableNotifications: boolean };
+
+/** The form's starting values from the loaded account. */
+function toFormValues(account: Account | undefined): FormValues {
+  return {
+    email: account?.email ?? '',
+    phone: account?.phone_number ?? '',
+    enableNotifications: account?.enable_notifications ?? false,
+  };
+}
+
+/** /account: contact details, notification switch, logout and the billing portal. */
+export function AccountRoute() {
+  usePageTitle('My Account');
+  const account = useMyAccount();
+  const save = useSaveAccount();
+  const { logout } = useAuth();
+  const { privateApi } = useApi();
+  const { isBillingConfigured } = useAppConfig();
+  const host = useHost();
+  const [values, setValues] = useState<FormValues>(() => toFormValues(account.data));
+  const [billingNote, setBillingNote] = useState<string | null>(null);
+  const [isOpeningPortal, setIsOpeningPortal] = useState(false);
+
+  // The form restarts from the server's values whenever fresh account data arrives.
+  useEffect(() => setValues(toFormValues(account.data)), [account.data]);
+
+  const isDisabled = account.isPending || account.isError || save.isPending;
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (account.data === undefined) return;
+    save.mutate(
+      {
+        email: values.email,
+        phone_number: values.phone === '' ? null : values.phone,
+        enable_notifications: values.enableNotifications,
+      },
+      { onError: (error) => console.error('Account could not be saved', error) },
+    );
+  };
+
+  const openPortal = async () => {
+    if (!isBillingConfigured) {
+      setBillingNote(BILLING_NOT_CONFIGURED_TEXT);
+      return;
+    }
+    setIsOpeningPortal(true);
+    try {
+      const url = await createPortalSession(privateApi);
+      if (url === undefined) {
+        console.error('Portal session answer had no session_url');
+      } else {
+        await host.openExternal(url);
+      }
+    } catch (error) {
+      setBillingNote(
+        readErrorReason(error) === ERROR_REASONS.billingNotConfigured
+          ? BILLING_NOT_CONFIGURED_TEXT
+          : "The billing portal couldn't be opened. Please try again later.",
+      );
+    } finally {
+      setIsOpeningPortal(false);
+    }
+  };
+
+  return (
+    <section className="mx-auto" style={{ maxWidth: 560 }}>
+      <h1 className="h2 mb-4">My Account</h1>
+      {account.isError ? (
+        <p className="text-danger" role="alert">
+          Your account couldn't be loaded. Please reload the page.
+        </p>
+      ) : null}
+      <Form onSubmit={submit} noValidate>
+        <Form.Group className="mb-3" controlId="account-email">
+          <Form.Label>Email</Form.Label>
+          <Form.Control
+            type="email"
+            placeholder="you@example.com"
+            autoComplete="email"
+            value={values.email}
+            disabled={isDisabled}
+            onChange={(event) => setValues({ ...values, email: event.target.value })}
+          />
+        </Form.Group>
+        <Form.Group className="mb-2">
+          <Form.Label htmlFor="account-phone">Phone number</Form.Label>
+          <PhoneInput
+            id="account-phone"
+            defaultCountry="US"
+            flagComponent={EmojiFlag}
+            international={false}
+            autoComplete="tel"
+            placeholder="(201) 555-0123"
+            className="form-control d-flex phone-field"
+            value={values.phone === '' ? undefined : values.phone}
+            disabled={isDisabled}
+            onChange={(phone) => setValues({ ...values, phone: phone ?? '' })}
+          />
+        </Form.Group>
+        <Form.Text as="p" className="mb-3">
+          Your email address and phone number are used to send inventory notifications, as
+          configured in each search's settings.
+        </Form.Text>
+        <Form.Check
+          type="switch"
+          id="account-enable-notifications"
+          className="mb-3"
+          label="Enable inventory update notifications"
+          checked={values.enableNotifications}
+          disabled={isDisabled}
+          onChange={(event) => setValues({ ...values, enableNotifications: event.target.checked })}
+        />
+        {save.isError ? (
+          <p className="text-danger" role="alert">
+            {ACCOUNT_SAVE_FAILED_TEXT}
+          </p>
+        ) : null}
+        <Button type="submit" variant="primary" disabled={isDisabled}>
+          {account.isPending || save.isPending ? 'Loading...' : 'Save account'}
+        </Button>
+      </Form>
+      <hr className="my-4" />
+      <div className="d-flex flex-column align-items-start gap-2">
+        <Button
+          variant="link"
+          className="p-0"
+          disabled={isOpeningPortal}
+          onClick={() => void openPortal()}
+        >
+          Manage subscription and payment link
+        </Button>
+        {billingNote === null ? null : (
+          <p className="small text-body-secondary mb-0" role="status">
+            {billingNote}
+          </p>
+        )}
+        <Button
+          variant="link"
+          className="p-0"
+          onClick={() => {
+            logout().catch((error: unknown) => console.error('Logout failed', error));
+          }}
+        >
+          Logout
+        </Button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useAuth } from '../auth/auth-context.tsx';
+import { SpinnerScreen } from '../components/spinner-screen.tsx';
+import { usePageTitle } from '../components/use-page-title.ts';
+
+/** /callback: completes the login redirect, then goes where the login started. */
+export function CallbackRoute() {
+  usePageTitle('Signing in');
+  const { completeLogin } = useAuth();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    completeLogin(window.location.href).then(
+      ({ returnTo }) => navigate(returnTo, { replace: true }),
+      (error: unknown) => {
+        console.error('Login redirect could not be completed', error);
+        const message = error instanceof Error ? error.message : 'Login failed.';
+        return navigate(`/error?error_message=${encodeURIComponent(`Login failed: ${message}`)}`, {
+          replace: true,
+        });
+      },
+    );
+  }, [completeLogin, navigate]);
+
+  return <SpinnerScreen label="Signing you in..." />;
+}

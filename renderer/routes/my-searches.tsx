@@ -1,0 +1,85 @@
+import { lazy, Suspense, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useMySearches } from '../api/search-queries.ts';
+import { loadChunk } from '../components/chunk-loading.ts';
+import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
+import { SearchCard } from '../components/search-card.tsx';
+import { SpinnerScreen } from '../components/spinner-screen.tsx';
+import { usePageTitle } from '../components/use-page-title.ts';
+import { useSearchModalsStore } from '../state/search-modals-store.ts';
+
+/** Shown when the list can't be loaded (most often: no paid plan, a final 403). */
+export const SEARCH_LIST_ERROR_TEXT =
+  'An error occurred when attempting to fetch this resource. Please confirm you have an active subscription.';
+
+// react-select only loads once someone opens the create dialog.
+const CreateSearchModal = lazy(() =>
+  loadChunk(() => import('../components/create-search-modal.tsx')).then((module) => ({
+    default: module.CreateSearchModal,
+  })),
+);
+
+/** My Searches: the signed-in home page. */
+export function MySearchesScreen() {
+  usePageTitle('My Searches');
+  const searches = useMySearches();
+  const modals = useSearchModalsStore();
+  // Once opened, the dialog stays mounted so it can fade out instead of vanishing.
+  const [hasCreateLoaded, setHasCreateLoaded] = useState(false);
+  if (modals.isCreateOpen && !hasCreateLoaded) {
+    setHasCreateLoaded(true);
+  }
+
+  let content;
+  if (searches.isPending) {
+    content = <SpinnerScreen label="Loading your searches..." />;
+  } else if (searches.isError) {
+    content = (
+      <p className="text-danger" role="alert">
+        {SEARCH_LIST_ERROR_TEXT}
+      </p>
+    );
+  } else if (searches.data.length === 0) {
+    content = <p className="lead text-center py-5">Add a search!</p>;
+  } else {
+    content = (
+      <div className="row row-cols-1 row-cols-md-2 row-cols-lg-3 g-3">
+        {searches.data.map((search) => (
+          <div className="col" key={search.search_id}>
+            <SearchCard search={search} onDelete={modals.askDeleteSearch} />
+          </div>
+        ))}
+      </div>
+    );
+  }
+
+  return (
+    <section>
+      <div className="d-flex align-items-center justify-content-between mb-3">
+        <h1 className="h2 mb-0">My Searches</h1>
+        <Button
+          variant="primary"
+          onClick={modals.openCreateSearch}
+          className="d-none d-sm-inline-block"
+        >
+          Create new search
+        </Button>
+        <Button
+          variant="primary"
+          onClick={modals.openCreateSearch}
+          className="d-sm-none rounded-circle fs-4 lh-1 px-3"
+          aria-label="Create new search"
+        >
+          +
+        </Button>
+      </div>
+      {content}
+      {hasCreateLoaded ? (
+        <Suspense fallback={null}>
+          <CreateSearchModal isOpen={modals.isCreateOpen} onClose={modals.closeCreateSearch} />
+        </Suspense>
+      ) : null}
+      <DeleteSearchModal searchId={modals.deletingSearchId} onClose={modals.closeDeleteSearch} />
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CreateSearchModal } from '#renderer/components/create-search-modal.tsx';
+import { products, search, stores } from './fixtures.ts';
+import { createFakeApi, renderWithApp, type FakeAnswer, type FakeRoute } from './test-harness.tsx';
+
+afterEach(cleanup);
+
+/** Renders the open modal over a fake API whose create answer the test controls. */
+function renderModal(create: FakeRoute) {
+  const api = createFakeApi({
+    'GET /products': () => ({ status: 200, body: products }),
+    'GET /stores': () => ({ status: 200, body: stores }),
+    'POST /searches': create,
+  });
+  let isOpen = true;
+  const result = renderWithApp(
+    [
+      {
+        path: '/',
+        element: <CreateSearchModal isOpen={isOpen} onClose={() => (isOpen = false)} />,
+      },
+      { path: '/search/:searchId', element: <p>search page</p> },
+    ],
+    { api },
+  );
+  return { ...result, api, isClosed: () => !isOpen };
+}
+
+/** Opens a react-select by its label and picks the option with this text. */
+async function choose(label: string, optionText: string, typed?: string) {
+  const input = screen.getByLabelText(label);
+  fireEvent.focus(input);
+  if (typed !== undefined) {
+    fireEvent.change(input, { target: { value: typed } });
+  } else {
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+  }
+  fireEvent.click(await screen.findByText(optionText));
+}
+
+describe('CreateSearchModal', () => {
+  it('enables Create search only once a product and a store are chosen', async () => {
+    renderModal(() => ({ status: 201, body: search }));
+    const create = await screen.findByRole('button', { name: 'Create search' });
+    expect(create).toHaveProperty('disabled', true);
+    await choose('Select a product', 'iPhone 16 Pro');
+    expect(create).toHaveProperty('disabled', true);
+    await choose('Select a store', 'Union Square | San Francisco, CA');
+    expect(create).toHaveProperty('disabled', false);
+  });
+
+  it('labels stores with and without a state code and filters by full state name', async () => {
+    renderModal(() => ({ status: 201, body: search }));
+    const input = await screen.findByLabelText('Select a store');
+    fireEvent.focus(input);
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(await screen.findByText('Regent Street | London')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'CALIFORNIA' } });
+    await waitFor(() => expect(screen.queryByText('Regent Street | London')).toBeNull());
+    expect(screen.getByText('Union Square | San Francisco, CA')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'zzz' } });
+    expect(await screen.findByText('No options')).toBeTruthy();
+  });
+
+  it('shows "Creating..." with both buttons disabled, then goes to the new search', async () => {
+    let answer: (value: FakeAnswer) => void = () => undefined;
+    const { router, isClosed } = renderModal(
+      () => new Promise<FakeAnswer>((resolve) => (answer = resolve)),
+    );
+    await choose('Select a product', 'iPhone 16 Pro');
+    await choose('Select a store', 'Union Square | San Francisco, CA');
+    fireEvent.click(screen.getByRole('button', { name: 'Create search' }));
+    const busy = await screen.findByRole('button', { name: /Creating\.\.\./ });
+    expect(busy).toHaveProperty('disabled', true);
+    expect(screen.getByRole('button', { name: 'Cancel' })).toHaveProperty('disabled', true);
+    await act(async () => answer({ status: 201, body: search }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/search/${search.search_id}`));
+    expect(isClosed()).toBe(true);
+  });
+
+  it.each([
+    [
+      { reason: 'search_limit_reached', message: 'Your plan allows 5 searches.' },
+      'Error: search_limit_reached',
+    ],
+    [{ message: 'Store is closed' }, 'Error: Store is closed'],
+    [{}, 'Error: unknown'],
+  ])('shows the error line for %j', async (body, expected) => {
+    renderModal(() => ({ status: 403, body }));
+    await choose('Select a product', 'iPhone 16 Pro');
+    await choose('Select a store', 'Union Square | San Francisco, CA');
+    fireEvent.click(screen.getByRole('button', { name: 'Create search' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(expected);
+  });
+
+  it('clears the choices and the error on cancel', async () => {
+    const { isClosed } = renderModal(() => ({ status: 500, body: {} }));
+    await choose('Select a product', 'iPhone 16 Pro');
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText('iPhone 16 Pro')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(isClosed()).toBe(true);
+    expect(within(dialog).queryByText('iPhone 16 Pro')).toBeNull();
+  });
+});

@@ -1,0 +1,165 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  PREFERRED_MODEL_HINT,
+  TEXT_NOT_ALLOWED_TOOLTIP,
+} from '#renderer/components/search-settings.tsx';
+import { SearchDetailRoute } from '#renderer/routes/search-detail.tsx';
+import { account, inventory, products, search, stores } from './fixtures.ts';
+import { createFakeApi, renderWithApp, type FakeAnswer, type FakeRoute } from './test-harness.tsx';
+
+beforeEach(() => {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: true,
+    media: query,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  }));
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const searchPath = `/searches/${search.search_id}`;
+
+/** Renders /search/{id} over a fake API with the standard fixtures. */
+function renderDetail(routes: Record<string, FakeRoute> = {}, id = search.search_id) {
+  const api = createFakeApi({
+    [`GET ${searchPath}`]: () => ({ status: 200, body: search }),
+    [`GET ${searchPath}/inventory`]: () => ({ status: 200, body: inventory }),
+    'GET /account': () => ({ status: 200, body: account }),
+    'GET /products': () => ({ status: 200, body: products }),
+    'GET /stores': () => ({ status: 200, body: stores }),
+    ...routes,
+  });
+  const result = renderWithApp(
+    [
+      { path: '/', element: <p>home page</p> },
+      { path: '/search/:searchId', element: <SearchDetailRoute /> },
+    ],
+    { path: `/search/${id}`, api },
+  );
+  return { ...result, api };
+}
+
+describe('search detail', () => {
+  it('shows the header, breadcrumb and inventory with badges and empty stores', async () => {
+    renderDetail();
+    expect(await screen.findByRole('heading', { name: 'iPhone 16 Pro', level: 1 })).toBeTruthy();
+    expect(screen.getByText('near Union Square | San Francisco, CA')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'My Searches' }).getAttribute('href')).toBe('/');
+    expect(await screen.findByText('Stonestown')).toBeTruthy();
+    expect(screen.getByText('No models available')).toBeTruthy();
+    expect(screen.getAllByText('Preferred').length).toBeGreaterThan(0);
+  });
+
+  it('says "No inventory found" without stores', async () => {
+    renderDetail({
+      [`GET ${searchPath}/inventory`]: () => ({
+        status: 200,
+        body: { stores: [], last_checked_at: null },
+      }),
+    });
+    expect(await screen.findByText('No inventory found')).toBeTruthy();
+  });
+
+  it('shows a not-found message with a way back for unknown or foreign searches', async () => {
+    renderDetail({
+      [`GET ${searchPath}`]: () => ({
+        status: 404,
+        body: { reason: 'not_found', message: 'No such search' },
+      }),
+    });
+    expect(await screen.findByText('Search not found')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to My Searches' }).getAttribute('href')).toBe(
+      '/',
+    );
+  });
+
+  it('sends the user home on a 403', async () => {
+    const { router } = renderDetail({
+      [`GET ${searchPath}`]: () => ({
+        status: 403,
+        body: { reason: 'subscription_required', message: 'x' },
+      }),
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('keeps the text switch off and disabled without the Premium capability', async () => {
+    renderDetail();
+    const text = await screen.findByLabelText('Send text updates');
+    expect(text).toHaveProperty('disabled', true);
+    expect(text).toHaveProperty('checked', false);
+    expect(screen.getByText(TEXT_NOT_ALLOWED_TOOLTIP)).toBeTruthy();
+  });
+
+  it('saves a change at once with "Saving..." then "Saved", disabling controls meanwhile', async () => {
+    let answer: (value: FakeAnswer) => void = () => undefined;
+    const sent: unknown[] = [];
+    const { api } = renderDetail({
+      [`PATCH ${searchPath}`]: ({ body }) => {
+        sent.push(body);
+        return new Promise<FakeAnswer>((resolve) => (answer = resolve));
+      },
+    });
+    const onlyPreferred = await screen.findByLabelText('Show only preferred models');
+    fireEvent.click(onlyPreferred);
+    expect(await screen.findByText('Saving...')).toBeTruthy();
+    expect(screen.getByLabelText('Send email updates')).toHaveProperty('disabled', true);
+    expect(sent).toEqual([
+      expect.objectContaining({ show_results_only_for_preferred_models: true, store_id: 'R075' }),
+    ]);
+    const inventoryCalls = api.calls.filter((call) => call.endsWith('/inventory')).length;
+    await act(async () =>
+      answer({ status: 200, body: { ...search, show_results_only_for_preferred_models: true } }),
+    );
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(screen.getByLabelText('Send email updates')).toHaveProperty('disabled', false);
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.endsWith('/inventory')).length).toBe(
+        inventoryCalls + 1,
+      ),
+    );
+  });
+
+  it('hints at preferred models when alerts are on but none is preferred', async () => {
+    const noPreferred = {
+      ...search,
+      product_models: search.product_models.map((model) => ({ ...model, is_preferred: false })),
+    };
+    renderDetail({ [`GET ${searchPath}`]: () => ({ status: 200, body: noPreferred }) });
+    expect(await screen.findByText(PREFERRED_MODEL_HINT)).toBeTruthy();
+    const fieldset = screen.getByRole('group', { name: 'Preferred models' });
+    expect(within(fieldset).getAllByRole('checkbox')).toHaveLength(2);
+  });
+});
+
+describe('stale inventory', () => {
+  it('warns that alerts may be delayed when checks are late', async () => {
+    renderDetail({
+      [`GET ${searchPath}/inventory`]: () => ({
+        status: 200,
+        body: { ...inventory, is_stale: true },
+      }),
+    });
+    expect(await screen.findByText(/alerts may be delayed/)).toBeTruthy();
+  });
+});
+
+describe('last checked', () => {
+  it('says how long ago the inventory was checked', async () => {
+    const fiveMinutesAgo = new Date(Date.now() - 5 * 60_000 - 1000).toISOString();
+    renderDetail({
+      [`GET ${searchPath}/inventory`]: () => ({
+        status: 200,
+        body: { ...inventory, last_checked_at: fiveMinutesAgo },
+      }),
+    });
+    expect(await screen.findByText('Last checked 5 minutes ago')).toBeTruthy();
+  });
+});
