@@ -15,7 +15,9 @@ import { accountRoutes } from './routes/account.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { healthRoutes } from './routes/health.ts';
+import { notificationsPublicRoutes, pushSubscriptionRoutes } from './routes/notifications.ts';
 import { searchesRoutes } from './routes/searches.ts';
+import { watchHistoryRoutes, watchStatusRoutes } from './routes/watch.ts';
 
 /** Everything the HTTP app needs from outside. */
 export type AppDependencies = {
@@ -28,6 +30,8 @@ export type AppDependencies = {
   staticDir?: string;
   logLevel?: string;
   rateLimitPerMinute?: number;
+  /** Public origin (for Twilio's signed URLs) and Twilio's auth token for its inbound webhook. */
+  notify?: { publicUrl?: string; twilioAuthToken?: string };
 };
 
 /** Builds the Fastify app: plugins, then the /v2 routes, then the website. */
@@ -51,6 +55,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         // react-select and react-bootstrap set inline styles.
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
+        // Only meaningful on https; on a plain-http install it would break every request.
+        upgradeInsecureRequests: deps.website.apiBaseUrl.startsWith('https:') ? [] : null,
       },
     },
   });
@@ -73,10 +79,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         }),
       });
       await v2.register(catalogRoutes, { db: deps.db });
+      await v2.register(watchStatusRoutes, { db: deps.db });
+      await v2.register(notificationsPublicRoutes, { db: deps.db, ...deps.notify });
       await v2.register(async (signedIn) => {
         signedIn.addHook('onRequest', signedIn.authenticate);
         await signedIn.register(accountRoutes, { db: deps.db });
         await signedIn.register(searchesRoutes, { db: deps.db });
+        await signedIn.register(watchHistoryRoutes, { db: deps.db });
+        await signedIn.register(pushSubscriptionRoutes, { db: deps.db });
       });
       await v2.register(billingRoutes);
     },
@@ -91,13 +101,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 function registerWebsite(app: FastifyInstance, staticDir: string | undefined): void {
   const hasWebsite = staticDir !== undefined && existsSync(path.join(staticDir, 'index.html'));
   if (hasWebsite) {
-    void app.register(fastifyStatic, { root: staticDir, wildcard: false, index: false });
+    void app.register(fastifyStatic, {
+      root: staticDir,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz beside each asset; hashed names never change content.
+      preCompressed: true,
+      setHeaders: (response, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          response.header('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const isPageRequest =
-      request.method === 'GET' && !request.url.startsWith('/v2/') && !path.extname(request.url.split('?')[0]);
+      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/v2/') && !path.extname(request.url.split('?')[0]);
     if (isPageRequest && hasWebsite) {
-      return reply.type('text/html').sendFile('index.html', { maxAge: 0 });
+      return reply.code(200).type('text/html').sendFile('index.html', { maxAge: 0 });
     }
     if (isPageRequest) {
       return reply.type('text/plain').send('The website is not built yet: run `npm run build`.');

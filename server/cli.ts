@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { findUsersByEmail, updateUserPlan } from './db/repositories/users-repository.ts';
 import { importStoreDirectory, seedCatalog } from './services/catalog-service.ts';
 import { openDatabase } from './stack.ts';
+import { runWorker } from './watch/run-worker.ts';
 
 /** Apple's public store directory, the source of `catalog sync`. */
 const APPLE_STORE_DIRECTORY_URL = 'https://www.apple.com/rsp-web/store-list?locale=en_US';
@@ -83,6 +84,11 @@ export function buildCli(): Command {
       }
       console.log(`Set ${count} account(s) with email ${email} to ${plan}.`);
     });
+
+  program
+    .command('worker')
+    .description('poll the upstream and deliver alerts, without the website (run several against one DATABASE_URL)')
+    .action(() => runWorker(loadConfig()));
 
   return program;
 }

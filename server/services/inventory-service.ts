@@ -15,6 +15,7 @@ import {
   listProductModels,
 } from '#server/db/repositories/catalog-repository.ts';
 import type { SearchRow } from '#server/db/schema.ts';
+import { describeCheckHealth } from '#server/watch/reads.ts';
 
 /** Stores the landing page shows per product type at most. */
 const EXAMPLE_STORES_PER_PRODUCT = 12;
@@ -96,7 +97,7 @@ export async function computeSearchInventory(
         ),
     });
   }
-  return { stores: rows, last_checked_at: lastCheckedAt?.toISOString() ?? null };
+  return { stores: rows, last_checked_at: lastCheckedAt?.toISOString() ?? null, ...((await describeCheckHealth(db, search)) ?? {}) };
 }
 
 /** How many stores of an inventory have something to show (the search card's count). */

@@ -7,3 +7,4 @@ export * from './inventory.ts';
 export * from './billing.ts';
 export * from './app-config.ts';
 export * from './notifications.ts';
+export * from './watch.ts';

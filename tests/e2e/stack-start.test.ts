@@ -23,6 +23,19 @@ describe('the embedded stack', () => {
     expect(`${config.auth.domain}/`).toBe(stack.issuer);
   });
 
+  it('serves the website for client-side routes with 200 and keeps JSON 404s for the API', async () => {
+    for (const route of ['/', '/plans', '/search/5d1c0c52-0000-4000-8000-000000000000']) {
+      const response = await fetch(`${stack.baseUrl}${route}`);
+      expect(response.status, route).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(await response.text()).toContain('id="root"');
+    }
+    const api = await fetch(`${stack.baseUrl}/v2/unknown`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ reason: 'not_found' });
+    expect((await fetch(`${stack.baseUrl}/assets/missing.js`)).status).toBe(404);
+  });
+
   it('publishes the login provider discovery document with Auth0-style endpoints', async () => {
     const discovery = (await (
       await fetch(`${stack.issuer}.well-known/openid-configuration`)

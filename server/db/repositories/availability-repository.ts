@@ -1,9 +1,11 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../database.ts';
-import type { AvailabilitySnapshotsTable } from '../schema.ts';
+import type { AvailabilityEventsTable, AvailabilitySnapshotsTable } from '../schema.ts';
 
 /** A snapshot row. */
 export type SnapshotRow = Selectable<AvailabilitySnapshotsTable>;
+/** A restock-history row. */
+export type AvailabilityEventRow = Selectable<AvailabilityEventsTable>;
 
 /** Latest statuses of the given parts at the given stores. */
 export async function listSnapshots(
@@ -114,4 +116,139 @@ export async function upsertNeighbours(
       })),
     )
     .execute();
+}
+
+/** Records reverse distances (neighbour to store) where none is known yet; a store's own answer wins. */
+export async function insertReverseNeighbours(
+  db: Executor,
+  storeId: string,
+  neighbours: readonly { neighbour_store_id: string; distance_miles: number }[],
+  observedAt: Date,
+): Promise<void> {
+  const rows = neighbours.filter((n) => n.neighbour_store_id !== storeId);
+  if (rows.length === 0) {
+    return;
+  }
+  await db
+    .insertInto('store_neighbours')
+    .values(rows.map((n) => ({ store_id: n.neighbour_store_id, neighbour_store_id: storeId, distance_miles: n.distance_miles, observed_at: observedAt })))
+    .onConflict((conflict) => conflict.columns(['store_id', 'neighbour_store_id']).doNothing())
+    .execute();
+}
+
+/** Notes parts seen as `unknown` where nothing is known yet; a known status is never overwritten. */
+export async function insertUnknownSnapshots(
+  db: Executor,
+  rows: readonly { store_id: string; part_number: string; observed_at: Date }[],
+): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  await db
+    .insertInto('availability_snapshots')
+    .values(rows.map((row) => ({ ...row, status: 'unknown' as const, pickup_quote: null, changed_at: row.observed_at })))
+    .onConflict((conflict) => conflict.columns(['store_id', 'part_number']).doNothing())
+    .execute();
+}
+
+/**
+ * Serialises writers of the same stores until the transaction ends, so two answers listing
+ * one store cannot both see the old status and record (and alert on) the same change twice.
+ * Locks are taken in sorted order so concurrent transactions cannot deadlock.
+ */
+export async function lockStoresForUpdate(trx: Executor, storeIds: readonly string[]): Promise<void> {
+  const keys = [...new Set(storeIds)].sort().map((storeId) => `shelfwatch:store:${storeId}`);
+  if (keys.length === 0) {
+    return;
+  }
+  // One round trip; the sorted subquery fixes the order the locks are taken in.
+  await sql`select count(pg_advisory_xact_lock(hashtext(key))) from (select unnest(${keys}::text[]) as key order by 1) as sorted`.execute(trx);
+}
+
+/** Appends status changes to the restock history; returns the rows with their ids. */
+export async function insertAvailabilityEvents(
+  db: Executor,
+  rows: readonly Omit<AvailabilityEventRow, 'id'>[],
+): Promise<AvailabilityEventRow[]> {
+  if (rows.length === 0) {
+    return [];
+  }
+  return await db.insertInto('availability_events').values([...rows]).returningAll().execute();
+}
+
+/** Changes of one part at one store after `after`, oldest first. */
+export async function listEventsAfter(db: Executor, storeId: string, partNumber: string, after: Date): Promise<AvailabilityEventRow[]> {
+  return await db
+    .selectFrom('availability_events')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('part_number', '=', partNumber)
+    .where('observed_at', '>', after)
+    .orderBy('observed_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Restock history of parts at stores since `since`, newest first, at most `limit` rows. */
+export async function listEventsForStores(
+  db: Executor,
+  query: { storeIds: readonly string[]; partNumbers: readonly string[]; since: Date; limit: number },
+): Promise<AvailabilityEventRow[]> {
+  if (query.storeIds.length === 0 || query.partNumbers.length === 0) {
+    return [];
+  }
+  return await db
+    .selectFrom('availability_events')
+    .selectAll()
+    .where('store_id', 'in', query.storeIds)
+    .where('part_number', 'in', query.partNumbers)
+    .where('observed_at', '>=', query.since)
+    .orderBy('observed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .execute();
+}
+
+/** Transitions to available per UTC day since `since`, for the history chart. */
+export async function countRestocksByDay(
+  db: Executor,
+  query: { storeIds: readonly string[]; partNumbers: readonly string[]; since: Date },
+): Promise<{ day: string; restocks: number }[]> {
+  if (query.storeIds.length === 0 || query.partNumbers.length === 0) {
+    return [];
+  }
+  const day = sql<string>`to_char(observed_at at time zone 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .selectFrom('availability_events')
+    .select(day.as('day'))
+    .select((eb) => eb.fn.countAll<number>().as('restocks'))
+    .where('store_id', 'in', query.storeIds)
+    .where('part_number', 'in', query.partNumbers)
+    .where('to_status', '=', 'available')
+    .where('observed_at', '>=', query.since)
+    .groupBy(day)
+    .execute();
+  return rows.map((row) => ({ day: row.day, restocks: Number(row.restocks) }));
+}
+
+/** The nearest `perStore` known neighbours of each store, nearest first (the planner's coverage guess). */
+export async function listNearestNeighbourIds(db: Executor, storeIds: readonly string[], perStore: number): Promise<Map<string, string[]>> {
+  const byStore = new Map<string, string[]>();
+  if (storeIds.length === 0) {
+    return byStore;
+  }
+  const rows = await db
+    .selectFrom('store_neighbours')
+    .select(['store_id', 'neighbour_store_id'])
+    .where('store_id', 'in', storeIds)
+    .where((eb) => eb('store_id', '!=', eb.ref('neighbour_store_id')))
+    .orderBy('store_id')
+    .orderBy('distance_miles')
+    .execute();
+  for (const row of rows) {
+    const list = byStore.get(row.store_id) ?? [];
+    if (list.length < perStore) list.push(row.neighbour_store_id);
+    byStore.set(row.store_id, list);
+  }
+  return byStore;
 }

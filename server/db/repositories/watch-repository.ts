@@ -1,0 +1,315 @@
+import { sql, type Selectable } from 'kysely';
+import type { Executor } from '../database.ts';
+import type { PollTargetsTable, UpstreamHostsTable } from '../schema.ts';
+
+/** A poll target row. */
+export type PollTargetRow = Selectable<PollTargetsTable>;
+/** An upstream host row. */
+export type UpstreamHostRow = Selectable<UpstreamHostsTable>;
+/** Identifies a poll target. */
+export type PollTargetKey = { country_code: string; product_id: string; store_id: string };
+
+/**
+ * Makes poll_targets match the saved searches: one row per (country, product type, store)
+ * some search watches, due from `now`; rows no search needs any more are removed. Returns the target count.
+ */
+export async function syncPollTargets(db: Executor, now: Date): Promise<number> {
+  await db
+    .insertInto('poll_targets')
+    .columns(['country_code', 'product_id', 'store_id', 'next_due_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('searches')
+        .innerJoin('stores', 'stores.store_id', 'searches.store_id')
+        .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
+        .select(['countries.country_code', 'searches.product_type', 'searches.store_id'])
+        .select(sql<Date>`${now}::timestamptz`.as('next_due_at'))
+        .distinct(),
+    )
+    .onConflict((conflict) => conflict.columns(['country_code', 'product_id', 'store_id']).doNothing())
+    .execute();
+  await db
+    .deleteFrom('poll_targets')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('searches')
+            .select(sql.lit(1).as('one'))
+            .whereRef('searches.product_type', '=', 'poll_targets.product_id')
+            .whereRef('searches.store_id', '=', 'poll_targets.store_id'),
+        ),
+      ),
+    )
+    .execute();
+  const row = await db.selectFrom('poll_targets').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Every poll target. */
+export async function listPollTargets(db: Executor): Promise<PollTargetRow[]> {
+  return await db.selectFrom('poll_targets').selectAll().execute();
+}
+
+/** One poll target, or undefined when no search needs it any more. */
+export async function findPollTarget(db: Executor, key: PollTargetKey): Promise<PollTargetRow | undefined> {
+  return await db
+    .selectFrom('poll_targets')
+    .selectAll()
+    .where('country_code', '=', key.country_code)
+    .where('product_id', '=', key.product_id)
+    .where('store_id', '=', key.store_id)
+    .executeTakeFirst();
+}
+
+/** Records that an answer listed these stores for the product: their targets count as covered. */
+export async function markTargetsCovered(
+  db: Executor,
+  coverage: { country_code: string; product_id: string; store_ids: readonly string[]; covered_at: Date },
+): Promise<number> {
+  if (coverage.store_ids.length === 0) return 0;
+  const result = await db
+    .updateTable('poll_targets')
+    .set({ last_covered_at: sql<Date>`greatest(coalesce(last_covered_at, ${coverage.covered_at}), ${coverage.covered_at})` })
+    .where('country_code', '=', coverage.country_code)
+    .where('product_id', '=', coverage.product_id)
+    .where('store_id', 'in', coverage.store_ids)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Records a target's own successful request: failures reset, due again at once. */
+export async function recordTargetSuccess(db: Executor, key: PollTargetKey, at: Date): Promise<void> {
+  await db
+    .updateTable('poll_targets')
+    .set({ last_requested_at: at, consecutive_failures: 0, last_failure_kind: null, next_due_at: at })
+    .where('country_code', '=', key.country_code)
+    .where('product_id', '=', key.product_id)
+    .where('store_id', '=', key.store_id)
+    .execute();
+}
+
+/** Records a target's failed request and when it may be asked again (backoff). */
+export async function recordTargetFailure(
+  db: Executor,
+  key: PollTargetKey,
+  failure: { at: Date; kind: string; nextDueAt: Date },
+): Promise<void> {
+  await db
+    .updateTable('poll_targets')
+    .set((eb) => ({
+      last_requested_at: failure.at,
+      consecutive_failures: eb('consecutive_failures', '+', 1),
+      last_failure_kind: failure.kind,
+      next_due_at: failure.nextDueAt,
+    }))
+    .where('country_code', '=', key.country_code)
+    .where('product_id', '=', key.product_id)
+    .where('store_id', '=', key.store_id)
+    .execute();
+}
+
+/** Every upstream host seen so far. */
+export async function listUpstreamHosts(db: Executor): Promise<UpstreamHostRow[]> {
+  return await db.selectFrom('upstream_hosts').selectAll().orderBy('host').execute();
+}
+
+/** One upstream host, or undefined before its first request. */
+export async function findUpstreamHost(db: Executor, host: string): Promise<UpstreamHostRow | undefined> {
+  return await db.selectFrom('upstream_hosts').selectAll().where('host', '=', host).executeTakeFirst();
+}
+
+/** Logs one upstream request and updates the host's health; a cool-down only ever extends. */
+export async function recordUpstreamRequest(
+  db: Executor,
+  request: { host: string; requestedAt: Date; durationMs: number; failureKind: string | null; coolDownUntil: Date | null },
+): Promise<void> {
+  const isSuccess = request.failureKind === null;
+  await db
+    .insertInto('upstream_requests')
+    .values({
+      host: request.host,
+      requested_at: request.requestedAt,
+      is_success: isSuccess,
+      failure_kind: request.failureKind,
+      duration_ms: Math.round(request.durationMs),
+    })
+    .execute();
+  const values = isSuccess
+    ? { host: request.host, last_success_at: request.requestedAt, consecutive_failures: 0 }
+    : {
+        host: request.host,
+        last_failure_at: request.requestedAt,
+        last_failure_kind: request.failureKind,
+        cool_down_until: request.coolDownUntil,
+        consecutive_failures: 1,
+      };
+  await db
+    .insertInto('upstream_hosts')
+    .values(values)
+    .onConflict((conflict) =>
+      conflict.column('host').doUpdateSet((eb) =>
+        isSuccess
+          ? { last_success_at: eb.ref('excluded.last_success_at'), consecutive_failures: 0 }
+          : {
+              last_failure_at: eb.ref('excluded.last_failure_at'),
+              last_failure_kind: eb.ref('excluded.last_failure_kind'),
+              cool_down_until: sql<Date | null>`greatest(upstream_hosts.cool_down_until, excluded.cool_down_until)`,
+              consecutive_failures: eb('upstream_hosts.consecutive_failures', '+', 1),
+            },
+      ),
+    )
+    .execute();
+}
+
+/** Deletes request log rows older than `before`; returns how many. */
+export async function pruneUpstreamRequests(db: Executor, before: Date): Promise<number> {
+  const result = await db.deleteFrom('upstream_requests').where('requested_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Requests and failures per host since `since`. */
+export async function countRecentRequests(
+  db: Executor,
+  since: Date,
+): Promise<{ host: string; total: number; failures: number; first_failure_at: Date | null }[]> {
+  const rows = await db
+    .selectFrom('upstream_requests')
+    .select('host')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .select(sql<number>`count(*) filter (where not is_success)`.as('failures'))
+    .select(sql<Date | null>`min(requested_at) filter (where not is_success)`.as('first_failure_at'))
+    .where('requested_at', '>=', since)
+    .groupBy('host')
+    .execute();
+  return rows.map((row) => ({ ...row, total: Number(row.total), failures: Number(row.failures) }));
+}
+
+/** Earliest failed request (to `host`, or any) after `after`: when checks started failing; null if none. */
+export async function findFirstFailureAfter(db: Executor, host: string | null, after: Date | null): Promise<Date | null> {
+  let query = db
+    .selectFrom('upstream_requests')
+    .select((eb) => eb.fn.min('requested_at').as('first'))
+    .where('is_success', '=', false);
+  if (host !== null) query = query.where('host', '=', host);
+  if (after !== null) query = query.where('requested_at', '>', after);
+  const row = await query.executeTakeFirst();
+  return (row?.first as Date | null | undefined) ?? null;
+}
+
+/** A search that wants to hear about a part at a store, with what decides its channels. */
+export type AlertCandidateRow = {
+  search_id: string;
+  user_id: string;
+  search_store_id: string;
+  plan: 'good' | 'better' | 'best';
+  enable_notifications: boolean;
+  send_email_updates: boolean;
+  send_text_updates: boolean;
+  has_email: boolean;
+  has_phone: boolean;
+  is_text_opted_out: boolean;
+  has_push_subscription: boolean;
+  /** 0 at the search's own store; else the store's distance from it. */
+  distance_miles: number;
+};
+
+/**
+ * Searches of `productId` preferring `partNumber` whose store is `storeId`, or whose store has
+ * it as a neighbour within the search's limit when nearby results are on.
+ */
+export async function listAlertCandidates(
+  db: Executor,
+  query: { storeId: string; partNumber: string; productId: string },
+): Promise<AlertCandidateRow[]> {
+  const rows = await db
+    .selectFrom('searches as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .innerJoin('search_preferred_models as pm', (join) =>
+      join.onRef('pm.search_id', '=', 's.id').on('pm.part_number', '=', query.partNumber),
+    )
+    .leftJoin('store_neighbours as n', (join) =>
+      join.onRef('n.store_id', '=', 's.store_id').on('n.neighbour_store_id', '=', query.storeId),
+    )
+    .select([
+      's.id as search_id',
+      's.user_id',
+      's.store_id as search_store_id',
+      'u.plan',
+      'u.enable_notifications',
+      's.send_email_updates',
+      's.send_text_updates',
+      'u.is_text_opted_out',
+    ])
+    .select(sql<boolean>`u.email is not null and u.email <> ''`.as('has_email'))
+    .select(sql<boolean>`u.phone_number is not null and u.phone_number <> ''`.as('has_phone'))
+    .select(sql<boolean>`exists (select 1 from push_subscriptions p where p.user_id = u.id)`.as('has_push_subscription'))
+    .select(sql<number>`case when s.store_id = ${query.storeId} then 0 else n.distance_miles end`.as('distance_miles'))
+    .where('s.product_type', '=', query.productId)
+    .where((eb) =>
+      eb.or([
+        eb('s.store_id', '=', query.storeId),
+        eb.and([
+          eb('s.include_nearby_store_results', '=', true),
+          eb('n.distance_miles', 'is not', null),
+          eb.or([eb('s.max_distance_miles', 'is', null), eb('n.distance_miles', '<=', eb.ref('s.max_distance_miles'))]),
+        ]),
+      ]),
+    )
+    .orderBy('s.id')
+    .execute();
+  return rows.map((row) => ({ ...row, distance_miles: Number(row.distance_miles) }));
+}
+
+/** Last alert times of searches for a part at a store, keyed by search id. */
+export async function listLastAlertedAt(
+  db: Executor,
+  query: { searchIds: readonly string[]; storeId: string; partNumber: string },
+): Promise<Map<string, Date>> {
+  if (query.searchIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('search_alert_state')
+    .select(['search_id', 'last_alerted_at'])
+    .where('search_id', 'in', query.searchIds)
+    .where('store_id', '=', query.storeId)
+    .where('part_number', '=', query.partNumber)
+    .execute();
+  return new Map(rows.map((row) => [row.search_id, row.last_alerted_at]));
+}
+
+/** Records that these searches were alerted about a part at a store. */
+export async function recordAlerted(
+  db: Executor,
+  alerted: { searchIds: readonly string[]; storeId: string; partNumber: string; at: Date },
+): Promise<void> {
+  if (alerted.searchIds.length === 0) return;
+  await db
+    .insertInto('search_alert_state')
+    .values(alerted.searchIds.map((search_id) => ({ search_id, store_id: alerted.storeId, part_number: alerted.partNumber, last_alerted_at: alerted.at })))
+    .onConflict((conflict) =>
+      conflict.columns(['search_id', 'store_id', 'part_number']).doUpdateSet((eb) => ({ last_alerted_at: eb.ref('excluded.last_alerted_at') })),
+    )
+    .execute();
+}
+
+/** Names an alert shows: the product type, the model in the store's country, and the store. */
+export async function findAlertNames(
+  db: Executor,
+  query: { productId: string; partNumber: string; storeId: string; countryCode: string },
+): Promise<
+  | { product_name: string; model_name: string | null; store_name: string; city: string; state_code: string | null; store_slug: string | null }
+  | undefined
+> {
+  return await db
+    .selectFrom('stores')
+    .innerJoin('product_types', (join) => join.on('product_types.product_id', '=', query.productId))
+    .leftJoin('product_models', (join) =>
+      join
+        .onRef('product_models.product_id', '=', 'product_types.product_id')
+        .on('product_models.country_code', '=', query.countryCode)
+        .on('product_models.part_number', '=', query.partNumber),
+    )
+    .select(['product_types.product_name', 'product_models.display_name as model_name', 'stores.store_name', 'stores.city', 'stores.state_code', 'stores.store_slug'])
+    .where('stores.store_id', '=', query.storeId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,110 @@
+import type { Db } from '#server/db/database.ts';
+import {
+  insertAvailabilityEvents,
+  insertReverseNeighbours,
+  insertUnknownSnapshots,
+  listSnapshots,
+  lockStoresForUpdate,
+  upsertNeighbours,
+  upsertSnapshots,
+} from '#server/db/repositories/availability-repository.ts';
+import { findStoresByIds } from '#server/db/repositories/catalog-repository.ts';
+import { markTargetsCovered, recordTargetSuccess } from '#server/db/repositories/watch-repository.ts';
+import { isStatusChange, isTransitionToAvailable, type KnownPickupStatus, type PickupAnswer } from '#shared/upstream/index.ts';
+import { convertToMiles, type PollGroupKey } from '#shared/watch/index.ts';
+import { enqueueRestockAlerts } from './match-alerts.ts';
+
+/** What one answer changed. */
+export type AnswerReport = { storesSeen: number; changes: number; restocks: number; alertsEnqueued: number };
+
+/**
+ * Applies one readable upstream answer in a single transaction: snapshots, neighbour
+ * distances, the restock history, coverage of the groups it answered for, and the outbox
+ * rows its restocks call for. `unknown` parts keep their last known status.
+ */
+export async function applyPickupAnswer(
+  db: Db,
+  group: PollGroupKey,
+  answer: PickupAnswer,
+  options: { quietWindowMs: number },
+): Promise<AnswerReport> {
+  const observedAt = new Date(answer.observedAt);
+  const listedIds = answer.stores.map((store) => store.storeNumber);
+  return await db.transaction().execute(async (trx) => {
+    // Stores outside the catalog cannot be filed (foreign keys) and no search can name them.
+    const known = new Set((await findStoresByIds(trx, listedIds)).map((store) => store.store_id));
+    const stores = answer.stores.filter((store) => known.has(store.storeNumber));
+    const storeIds = stores.map((store) => store.storeNumber);
+    await lockStoresForUpdate(trx, storeIds);
+    const parts = [...new Set(stores.flatMap((store) => store.parts.map((part) => part.partNumber)))];
+    const previous = new Map((await listSnapshots(trx, storeIds, parts)).map((row) => [`${row.store_id}|${row.part_number}`, row]));
+
+    const knownRows: Parameters<typeof upsertSnapshots>[1][number][] = [];
+    const unknownRows: { store_id: string; part_number: string; observed_at: Date }[] = [];
+    const changes: Parameters<typeof insertAvailabilityEvents>[1][number][] = [];
+    for (const store of stores) {
+      for (const part of store.parts) {
+        const row = previous.get(`${store.storeNumber}|${part.partNumber}`);
+        // An answer older than what is on file (a slow request overtaken) must not rewind it.
+        if (row !== undefined && row.observed_at > observedAt) continue;
+        if (part.status === 'unknown') {
+          unknownRows.push({ store_id: store.storeNumber, part_number: part.partNumber, observed_at: observedAt });
+          continue;
+        }
+        const lastKnown = row === undefined || row.status === 'unknown' ? null : (row.status);
+        knownRows.push({ store_id: store.storeNumber, part_number: part.partNumber, status: part.status, pickup_quote: part.pickupQuote, observed_at: observedAt });
+        if (isStatusChange(lastKnown, part.status)) {
+          changes.push({
+            store_id: store.storeNumber,
+            part_number: part.partNumber,
+            from_status: lastKnown,
+            to_status: part.status,
+            pickup_quote: part.pickupQuote,
+            observed_at: observedAt,
+          });
+        }
+      }
+    }
+    await upsertSnapshots(trx, knownRows);
+    await insertUnknownSnapshots(trx, unknownRows);
+    const events = await insertAvailabilityEvents(trx, changes);
+
+    const neighbours = stores
+      .filter((store) => store.storeNumber !== group.storeId && store.distance !== null)
+      .map((store) => ({ neighbour_store_id: store.storeNumber, distance_miles: convertToMiles(store.distance!) }));
+    if (known.has(group.storeId)) {
+      await upsertNeighbours(trx, group.storeId, neighbours, observedAt);
+      await insertReverseNeighbours(trx, group.storeId, neighbours, observedAt);
+    }
+    const groupKey = { country_code: group.countryCode, product_id: group.productId, store_id: group.storeId };
+    await recordTargetSuccess(trx, groupKey, observedAt);
+    await markTargetsCovered(trx, {
+      country_code: group.countryCode,
+      product_id: group.productId,
+      store_ids: [...new Set([group.storeId, ...storeIds])],
+      covered_at: observedAt,
+    });
+
+    let alertsEnqueued = 0;
+    let restocks = 0;
+    for (const event of events) {
+      const fromStatus = event.from_status as KnownPickupStatus | null;
+      if (!isTransitionToAvailable(fromStatus, event.to_status as KnownPickupStatus)) continue;
+      restocks += 1;
+      alertsEnqueued += await enqueueRestockAlerts(
+        trx,
+        {
+          eventId: String(event.id),
+          storeId: event.store_id,
+          partNumber: event.part_number,
+          pickupQuote: event.pickup_quote,
+          observedAt: event.observed_at,
+          productId: group.productId,
+          countryCode: group.countryCode,
+        },
+        options.quietWindowMs,
+      );
+    }
+    return { storesSeen: stores.length, changes: events.length, restocks, alertsEnqueued };
+  });
+}

@@ -1,0 +1,8 @@
+// The watch engine: planner glue, poller, snapshots and transitions, alert matching.
+
+export * from './apply-answer.ts';
+export * from './match-alerts.ts';
+export * from './plan-cycle.ts';
+export * from './poll-group.ts';
+export * from './watcher.ts';
+export * from './start.ts';
