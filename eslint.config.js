@@ -11,7 +11,7 @@ function forbidImports(patterns, message) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'coverage', 'test-results', 'screenshots'] },
+  { ignores: ['node_modules', 'dist', 'data', 'coverage', 'test-results', 'screenshots', '.tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -5,7 +5,11 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { appConfigSchema, type AppConfig as WebsiteConfig } from '#shared/api/app-config.ts';
 import { ERROR_REASONS } from '#shared/api/errors.ts';
 import type { Db } from './db/database.ts';
@@ -44,7 +48,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const idpOrigin = new URL(deps.website.auth.domain.startsWith('http') ? deps.website.auth.domain : `https://${deps.website.auth.domain}`).origin;
+  const idpOrigin = new URL(
+    deps.website.auth.domain.startsWith('http')
+      ? deps.website.auth.domain
+      : `https://${deps.website.auth.domain}`,
+  ).origin;
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -60,12 +68,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       },
     },
   });
-  await app.register(cors, { origin: deps.corsOrigins, methods: ['GET', 'POST', 'PATCH', 'DELETE'] });
+  await app.register(cors, {
+    origin: deps.corsOrigins,
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+  });
   await app.register(errorsPlugin);
   await app.register(authenticatePlugin, { db: deps.db, verifyToken: deps.verifyToken });
 
   await app.register(healthRoutes, { db: deps.db });
-  app.get('/app-config.json', { schema: { response: { 200: appConfigSchema } } }, () => deps.website);
+  app.get(
+    '/app-config.json',
+    { schema: { response: { 200: appConfigSchema } } },
+    () => deps.website,
+  );
 
   await app.register(
     async (v2) => {
@@ -116,7 +131,9 @@ function registerWebsite(app: FastifyInstance, staticDir: string | undefined): v
   }
   app.setNotFoundHandler((request, reply) => {
     const isPageRequest =
-      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/v2/') && !path.extname(request.url.split('?')[0]);
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/v2/') &&
+      !path.extname(request.url.split('?')[0]);
     if (isPageRequest && hasWebsite) {
       return reply.code(200).type('text/html').sendFile('index.html', { maxAge: 0 });
     }
@@ -125,6 +142,9 @@ function registerWebsite(app: FastifyInstance, staticDir: string | undefined): v
     }
     return reply
       .code(404)
-      .send({ reason: ERROR_REASONS.notFound, message: `No route ${request.method} ${request.url.split('?')[0]}` });
+      .send({
+        reason: ERROR_REASONS.notFound,
+        message: `No route ${request.method} ${request.url.split('?')[0]}`,
+      });
   });
 }

@@ -39,7 +39,9 @@ export function buildCli(): Command {
     .description('apply pending database migrations')
     .action(async () => {
       const applied = await withDatabase((db) => migrateToLatest(db));
-      console.log(applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`);
+      console.log(
+        applied.length === 0 ? 'Database is up to date.' : `Applied: ${applied.join(', ')}`,
+      );
     });
 
   const catalog = program.command('catalog').description('countries, stores and products');
@@ -87,7 +89,9 @@ export function buildCli(): Command {
 
   program
     .command('worker')
-    .description('poll the upstream and deliver alerts, without the website (run several against one DATABASE_URL)')
+    .description(
+      'poll the upstream and deliver alerts, without the website (run several against one DATABASE_URL)',
+    )
     .action(() => runWorker(loadConfig()));
 
   return program;

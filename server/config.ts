@@ -33,8 +33,13 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
   SIMULATOR_SEED: z.coerce.number().int().default(1),
-  UPSTREAM_BASE_URL: z.union([z.literal(''), z.string().url()]).optional().transform((value) => (value === '' ? undefined : value)),
-  UPSTREAM_SHAPE: z.enum(['fulfillment-messages', 'pickup-message']).default('fulfillment-messages'),
+  UPSTREAM_BASE_URL: z
+    .union([z.literal(''), z.string().url()])
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
+  UPSTREAM_SHAPE: z
+    .enum(['fulfillment-messages', 'pickup-message'])
+    .default('fulfillment-messages'),
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('Shelfwatch <alerts@shelfwatch.app>'),
   TWILIO_ACCOUNT_SID: optionalString,
@@ -47,7 +52,10 @@ const environmentSchema = z.object({
   POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
   UPSTREAM_RATE_PER_MINUTE: z.coerce.number().positive().default(30),
   UPSTREAM_BURST: z.coerce.number().int().min(1).default(5),
-  WATCH_ENABLED: z.enum(['true', 'false', '1', '0', '']).optional().transform((value) => value !== 'false' && value !== '0'),
+  WATCH_ENABLED: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((value) => value !== 'false' && value !== '0'),
 });
 
 /** Runtime configuration of the server, read once from the environment. */
@@ -75,7 +83,14 @@ export type AppConfig = {
   notify: {
     smtpUrl: string | undefined;
     mailFrom: string;
-    twilio: { accountSid: string; authToken: string; fromNumber: string; apiBaseUrl: string | undefined } | undefined;
+    twilio:
+      | {
+          accountSid: string;
+          authToken: string;
+          fromNumber: string;
+          apiBaseUrl: string | undefined;
+        }
+      | undefined;
     /** Twilio's auth token verifies inbound webhooks even when sending is not configured. */
     twilioAuthToken: string | undefined;
     vapidSubject: string;
@@ -83,7 +98,12 @@ export type AppConfig = {
   };
   alerts: { quietWindowMinutes: number };
   /** The watch engine: poll cadence and upstream pacing (see server/watch). */
-  watch: { isEnabled: boolean; pollIntervalSeconds: number; upstreamRatePerMinute: number; upstreamBurst: number };
+  watch: {
+    isEnabled: boolean;
+    pollIntervalSeconds: number;
+    upstreamRatePerMinute: number;
+    upstreamBurst: number;
+  };
 };
 
 /** Client id of the website and app at the embedded provider. */
@@ -93,7 +113,9 @@ export const EMBEDDED_CLIENT_ID = 'shelfwatch-web';
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`Invalid environment: ${problems.join('; ')}`);
   }
   const values = parsed.data;
@@ -128,17 +150,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     simulator: {
       port: values.SIMULATOR_PORT,
       seed: values.SIMULATOR_SEED,
-      isEnabled: values.UPSTREAM_BASE_URL === undefined || isSimulatorUrl(values.UPSTREAM_BASE_URL, values.SIMULATOR_PORT),
+      isEnabled:
+        values.UPSTREAM_BASE_URL === undefined ||
+        isSimulatorUrl(values.UPSTREAM_BASE_URL, values.SIMULATOR_PORT),
     },
     upstream: {
-      baseUrl: (values.UPSTREAM_BASE_URL ?? `http://localhost:${values.SIMULATOR_PORT}`).replace(/\/+$/, ''),
+      baseUrl: (values.UPSTREAM_BASE_URL ?? `http://localhost:${values.SIMULATOR_PORT}`).replace(
+        /\/+$/,
+        '',
+      ),
       shape: values.UPSTREAM_SHAPE,
     },
     notify: {
       smtpUrl: values.SMTP_URL,
       mailFrom: values.MAIL_FROM,
       twilio:
-        values.TWILIO_ACCOUNT_SID !== undefined && values.TWILIO_AUTH_TOKEN !== undefined && values.TWILIO_FROM_NUMBER !== undefined
+        values.TWILIO_ACCOUNT_SID !== undefined &&
+        values.TWILIO_AUTH_TOKEN !== undefined &&
+        values.TWILIO_FROM_NUMBER !== undefined
           ? {
               accountSid: values.TWILIO_ACCOUNT_SID,
               authToken: values.TWILIO_AUTH_TOKEN,
@@ -148,7 +177,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
           : undefined,
       twilioAuthToken: values.TWILIO_AUTH_TOKEN,
       vapidSubject: values.VAPID_SUBJECT ?? `mailto:${values.SUPPORT_EMAIL}`,
-      storePageBaseUrl: values.STORE_PAGE_BASE_URL.endsWith('/') ? values.STORE_PAGE_BASE_URL : `${values.STORE_PAGE_BASE_URL}/`,
+      storePageBaseUrl: values.STORE_PAGE_BASE_URL.endsWith('/')
+        ? values.STORE_PAGE_BASE_URL
+        : `${values.STORE_PAGE_BASE_URL}/`,
     },
     alerts: { quietWindowMinutes: values.ALERT_QUIET_WINDOW_MINUTES },
     watch: {

@@ -6,7 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { AppConfig } from './config.ts';
 import { createDatabase, type Db } from './db/database.ts';
-import { ensureDatabase, startEmbeddedPostgres, type EmbeddedCluster } from './db/embedded-postgres.ts';
+import {
+  ensureDatabase,
+  startEmbeddedPostgres,
+  type EmbeddedCluster,
+} from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startAlertDelivery } from './notify/delivery-worker.ts';
 import { createTokenVerifier } from './plugins/auth/token-verifier.ts';
@@ -31,7 +35,10 @@ export type RunningStack = {
 };
 
 /** Opens the configured database, or starts the embedded cluster in the data folder. */
-export async function openDatabase(config: AppConfig, log: (line: string) => void): Promise<{ db: Db; cluster: EmbeddedCluster | undefined }> {
+export async function openDatabase(
+  config: AppConfig,
+  log: (line: string) => void,
+): Promise<{ db: Db; cluster: EmbeddedCluster | undefined }> {
   if (config.databaseUrl !== undefined) {
     return { db: createDatabase(config.databaseUrl), cluster: undefined };
   }
@@ -42,12 +49,17 @@ export async function openDatabase(config: AppConfig, log: (line: string) => voi
     password: await loadOrCreateSecretFile(path.join(config.dataDir, 'postgres-password')),
   });
   await ensureDatabase(cluster, 'shelfwatch');
-  log(`PostgreSQL (embedded) on 127.0.0.1:${config.embeddedPgPort}, data in ${path.join(config.dataDir, 'postgres')}`);
+  log(
+    `PostgreSQL (embedded) on 127.0.0.1:${config.embeddedPgPort}, data in ${path.join(config.dataDir, 'postgres')}`,
+  );
   return { db: createDatabase(cluster.connectionString('shelfwatch')), cluster };
 }
 
 /** Starts every part of the product in this process, in dependency order. */
-export async function startStack(config: AppConfig, log: (line: string) => void = console.log): Promise<RunningStack> {
+export async function startStack(
+  config: AppConfig,
+  log: (line: string) => void = console.log,
+): Promise<RunningStack> {
   const { db, cluster } = await openDatabase(config, log);
   const stoppers: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
@@ -70,7 +82,9 @@ export async function startStack(config: AppConfig, log: (line: string) => void 
         countries: COUNTRY_SEEDS,
       });
       stoppers.push(async () => simulator.close());
-      log(`Upstream simulator on ${simulator.url} (seed ${config.simulator.seed}, state: ${simulator.url}/_sim/state)`);
+      log(
+        `Upstream simulator on ${simulator.url} (seed ${config.simulator.seed}, state: ${simulator.url}/_sim/state)`,
+      );
     }
 
     let idp: RunningIdentityProvider | undefined;
@@ -130,7 +144,9 @@ export async function startStack(config: AppConfig, log: (line: string) => void 
       log,
     });
     stoppers.push(async () => watcher?.stop());
-    log(`Alert delivery: email ${config.notify.smtpUrl === undefined ? `to ${path.join(config.dataDir, 'outbox', 'email')}` : 'over SMTP'}, text ${config.notify.twilio === undefined ? `to ${path.join(config.dataDir, 'outbox', 'text')}` : 'via Twilio'}`);
+    log(
+      `Alert delivery: email ${config.notify.smtpUrl === undefined ? `to ${path.join(config.dataDir, 'outbox', 'email')}` : 'over SMTP'}, text ${config.notify.twilio === undefined ? `to ${path.join(config.dataDir, 'outbox', 'text')}` : 'via Twilio'}`,
+    );
     return { db, app, siteUrl: config.publicUrl, issuer: config.idp.issuer, demo, stop };
   } catch (error) {
     await stop();

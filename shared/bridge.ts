@@ -8,5 +8,9 @@ export type HostBridge = {
   /** Opens an external address (billing portal, store page) outside the app. */
   openExternal: (url: string) => Promise<void>;
   /** Shows a notification the way the host can (desktop: native; web: Notification API). */
-  showNotification: (notification: { title: string; body: string; searchId?: string }) => Promise<void>;
+  showNotification: (notification: {
+    title: string;
+    body: string;
+    searchId?: string;
+  }) => Promise<void>;
 };

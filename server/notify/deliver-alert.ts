@@ -3,7 +3,12 @@ import type { Db } from '#server/db/database.ts';
 import { classifyDeliveryError } from './delivery-error.ts';
 import type { EmailSender } from './email-channel.ts';
 import { checkEligibility } from './eligibility.ts';
-import { deletePushSubscriptionById, findDeliveryContext, listPushSubscriptions, setTextOptOutByPhone } from './notify-repository.ts';
+import {
+  deletePushSubscriptionById,
+  findDeliveryContext,
+  listPushSubscriptions,
+  setTextOptOutByPhone,
+} from './notify-repository.ts';
 import type { AttemptOutcome, ClaimedRow } from './outbox-claims.ts';
 import type { PushSender } from './push-channel.ts';
 import { renderAlertEmail, renderAlertPush, renderAlertText } from './templates.ts';
@@ -53,10 +58,16 @@ export function buildUnsubscribeUrl(publicUrl: string, key: Buffer, searchId: st
  * Re-checks eligibility and sends one claimed row on its channel. Send failures are thrown
  * (as DeliveryError when classified) because the worker owns the retry policy.
  */
-export async function deliverAlert(context: DeliveryContext, row: ClaimedRow): Promise<AttemptOutcome> {
+export async function deliverAlert(
+  context: DeliveryContext,
+  row: ClaimedRow,
+): Promise<AttemptOutcome> {
   const parsed = alertPayloadSchema.safeParse(row.payload);
   if (!parsed.success) {
-    return { status: 'failed', reason: `invalid payload: ${parsed.error.issues[0]?.message ?? 'unknown'}` };
+    return {
+      status: 'failed',
+      reason: `invalid payload: ${parsed.error.issues[0]?.message ?? 'unknown'}`,
+    };
   }
   const payload = parsed.data;
   const { user, search } = await findDeliveryContext(context.db, row.user_id, row.search_id);
@@ -68,14 +79,21 @@ export async function deliverAlert(context: DeliveryContext, row: ClaimedRow): P
   switch (row.channel) {
     case 'email': {
       const token = signUnsubscribeToken(context.unsubscribeKey, verdict.search.id);
-      const unsubscribeUrl = buildUnsubscribeUrl(context.publicUrl, context.unsubscribeKey, verdict.search.id);
+      const unsubscribeUrl = buildUnsubscribeUrl(
+        context.publicUrl,
+        context.unsubscribeKey,
+        verdict.search.id,
+      );
       await context.email.send({
         outboxId: row.id,
         idempotencyKey: row.idempotency_key,
         to: verdict.user.email ?? '',
         content: renderAlertEmail(payload, {
           searchUrl,
-          storeUrl: payload.storeSlug === null ? undefined : `${context.storePageBaseUrl}${encodeURIComponent(payload.storeSlug)}`,
+          storeUrl:
+            payload.storeSlug === null
+              ? undefined
+              : `${context.storePageBaseUrl}${encodeURIComponent(payload.storeSlug)}`,
           unsubscribeUrl,
         }),
         unsubscribe: {
@@ -88,7 +106,11 @@ export async function deliverAlert(context: DeliveryContext, row: ClaimedRow): P
     case 'text': {
       const phone = verdict.user.phone_number ?? '';
       try {
-        const { sid } = await context.text.send({ outboxId: row.id, to: phone, body: renderAlertText(payload, searchUrl) });
+        const { sid } = await context.text.send({
+          outboxId: row.id,
+          to: phone,
+          body: renderAlertText(payload, searchUrl),
+        });
         return { status: 'sent', ...(sid === undefined ? {} : { note: `twilio ${sid}` }) };
       } catch (error) {
         const failure = classifyDeliveryError(error);
@@ -109,7 +131,12 @@ export async function deliverAlert(context: DeliveryContext, row: ClaimedRow): P
  * Fans out to every subscription of the user. Any device accepting counts as sent (a retry
  * would duplicate on the devices that did); only when none accepted is a failure retried.
  */
-async function deliverPush(context: DeliveryContext, row: ClaimedRow, payload: AlertPayload, searchUrl: string): Promise<AttemptOutcome> {
+async function deliverPush(
+  context: DeliveryContext,
+  row: ClaimedRow,
+  payload: AlertPayload,
+  searchUrl: string,
+): Promise<AttemptOutcome> {
   const subscriptions = await listPushSubscriptions(context.db, row.user_id);
   const content = renderAlertPush(payload, searchUrl);
   let sentCount = 0;
@@ -117,7 +144,11 @@ async function deliverPush(context: DeliveryContext, row: ClaimedRow, payload: A
   for (const subscription of subscriptions) {
     const keys = { p256dh: subscription.keys.p256dh ?? '', auth: subscription.keys.auth ?? '' };
     try {
-      const result = await context.push({ endpoint: subscription.endpoint, keys }, content, row.idempotency_key);
+      const result = await context.push(
+        { endpoint: subscription.endpoint, keys },
+        content,
+        row.idempotency_key,
+      );
       if (result === 'gone') {
         await deletePushSubscriptionById(context.db, subscription.id);
       } else {
@@ -128,7 +159,10 @@ async function deliverPush(context: DeliveryContext, row: ClaimedRow, payload: A
     }
   }
   if (sentCount > 0) {
-    return { status: 'sent', note: `push to ${sentCount} of ${subscriptions.length} subscriptions` };
+    return {
+      status: 'sent',
+      note: `push to ${sentCount} of ${subscriptions.length} subscriptions`,
+    };
   }
   if (firstFailure !== undefined) {
     throw classifyDeliveryError(firstFailure);

@@ -23,7 +23,9 @@ export function classifyDeliveryError(error: unknown): DeliveryError {
   if (error instanceof DeliveryError) {
     return error;
   }
-  return new DeliveryError('transient', error instanceof Error ? error.message : String(error), { cause: error });
+  return new DeliveryError('transient', error instanceof Error ? error.message : String(error), {
+    cause: error,
+  });
 }
 
 /** Writes `data` to `file` atomically (temp file + rename), so a crash never leaves half a message. */

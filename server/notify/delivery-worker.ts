@@ -7,13 +7,22 @@ import { deliverAlert, type DeliveryContext } from './deliver-alert.ts';
 import { classifyDeliveryError } from './delivery-error.ts';
 import { createEmailSender } from './email-channel.ts';
 import { OUTBOX_NOTIFY_CHANNEL } from './outbox.ts';
-import { claimDueRows, recordAttemptOutcome, type AttemptOutcome, type ClaimedRow } from './outbox-claims.ts';
+import {
+  claimDueRows,
+  recordAttemptOutcome,
+  type AttemptOutcome,
+  type ClaimedRow,
+} from './outbox-claims.ts';
 import { createPushSender } from './push-channel.ts';
 import { loadOrCreateNotifySecrets } from './secrets.ts';
 import { createTextSender } from './text-channel.ts';
 
 /** Where the worker reports; each line is self-contained. */
-export type DeliveryLogger = { info: (message: string) => void; warn: (message: string) => void; error: (message: string) => void };
+export type DeliveryLogger = {
+  info: (message: string) => void;
+  warn: (message: string) => void;
+  error: (message: string) => void;
+};
 
 /** Settings of the delivery worker; everything but db, config and logger has a default. */
 export type AlertDeliveryOptions = {
@@ -57,12 +66,20 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
   const backoff = options.backoff ?? { baseMs: 10_000, maxMs: 30 * 60_000 };
   const pollIntervalMs = options.pollIntervalMs ?? 2_000;
   const secrets = await loadOrCreateNotifySecrets(db);
-  const email = createEmailSender({ smtpUrl: config.notify.smtpUrl, from: config.notify.mailFrom, dataDir: config.dataDir });
+  const email = createEmailSender({
+    smtpUrl: config.notify.smtpUrl,
+    from: config.notify.mailFrom,
+    dataDir: config.dataDir,
+  });
   const context: DeliveryContext = {
     db,
     email,
     text: createTextSender({ twilio: config.notify.twilio, dataDir: config.dataDir }),
-    push: createPushSender({ vapid: secrets.vapid, subject: config.notify.vapidSubject, ...(options.pushAgent === undefined ? {} : { agent: options.pushAgent }) }),
+    push: createPushSender({
+      vapid: secrets.vapid,
+      subject: config.notify.vapidSubject,
+      ...(options.pushAgent === undefined ? {} : { agent: options.pushAgent }),
+    }),
     unsubscribeKey: secrets.unsubscribeKey,
     publicUrl: config.publicUrl,
     storePageBaseUrl: config.notify.storePageBaseUrl,
@@ -73,14 +90,21 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
     let outcome: AttemptOutcome;
     if (row.attempt > maxAttempts) {
       // Only reachable through expired leases: a row whose sends keep killing workers.
-      outcome = { status: 'failed', reason: `gave up after ${maxAttempts} attempts (last: ${row.last_error ?? 'lease expired'})` };
+      outcome = {
+        status: 'failed',
+        reason: `gave up after ${maxAttempts} attempts (last: ${row.last_error ?? 'lease expired'})`,
+      };
     } else {
       try {
         outcome = await deliverAlert(context, row);
       } catch (error) {
         const failure = classifyDeliveryError(error);
         if (failure.kind === 'transient' && row.attempt < maxAttempts) {
-          outcome = { status: 'pending', error: failure.message, retryInMs: computeBackoff(row.attempt - 1, backoff, Math.random) };
+          outcome = {
+            status: 'pending',
+            error: failure.message,
+            retryInMs: computeBackoff(row.attempt - 1, backoff, Math.random),
+          };
         } else {
           outcome = { status: 'failed', reason: failure.message };
         }
@@ -88,9 +112,13 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
     }
     const isRecorded = await recordAttemptOutcome(db, row, outcome);
     if (!isRecorded) {
-      logger.warn(`alert ${row.id}: lease lost before recording ${outcome.status}; the newer claim decides`);
+      logger.warn(
+        `alert ${row.id}: lease lost before recording ${outcome.status}; the newer claim decides`,
+      );
     } else if (outcome.status === 'pending') {
-      logger.warn(`alert ${row.id} (${row.channel}) attempt ${row.attempt} failed, retrying in ${Math.round(outcome.retryInMs / 1000)} s: ${outcome.error}`);
+      logger.warn(
+        `alert ${row.id} (${row.channel}) attempt ${row.attempt} failed, retrying in ${Math.round(outcome.retryInMs / 1000)} s: ${outcome.error}`,
+      );
     } else if (outcome.status === 'failed') {
       logger.error(`alert ${row.id} (${row.channel}) failed: ${outcome.reason}`);
     }
@@ -113,7 +141,10 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
     isWakePending = true;
     wakeUp?.();
   };
-  const listener = options.databaseUrl === undefined ? undefined : await listenForNewRows(options.databaseUrl, wake, logger);
+  const listener =
+    options.databaseUrl === undefined
+      ? undefined
+      : await listenForNewRows(options.databaseUrl, wake, logger);
 
   const runLoop = async (): Promise<void> => {
     while (!isStopping) {
@@ -121,7 +152,9 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
       try {
         await deliverDueRows();
       } catch (error) {
-        logger.error(`alert delivery round failed: ${error instanceof Error ? error.message : String(error)}`);
+        logger.error(
+          `alert delivery round failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       if (isStopping || isWakePending) {
         continue;
@@ -151,16 +184,24 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
 }
 
 /** A dedicated connection LISTENing for enqueue notifications; polling covers its outages. */
-async function listenForNewRows(databaseUrl: string, wake: () => void, logger: DeliveryLogger): Promise<pg.Client | undefined> {
+async function listenForNewRows(
+  databaseUrl: string,
+  wake: () => void,
+  logger: DeliveryLogger,
+): Promise<pg.Client | undefined> {
   const client = new pg.Client({ connectionString: databaseUrl });
   client.on('notification', wake);
-  client.on('error', (error) => logger.warn(`outbox listener lost (${error.message}); falling back to polling`));
+  client.on('error', (error) =>
+    logger.warn(`outbox listener lost (${error.message}); falling back to polling`),
+  );
   try {
     await client.connect();
     await client.query(`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`);
     return client;
   } catch (error) {
-    logger.warn(`cannot LISTEN for new alerts (${error instanceof Error ? error.message : String(error)}); polling only`);
+    logger.warn(
+      `cannot LISTEN for new alerts (${error instanceof Error ? error.message : String(error)}); polling only`,
+    );
     await client.end().catch(() => undefined);
     return undefined;
   }

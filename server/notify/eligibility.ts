@@ -17,14 +17,20 @@ export type SuppressionReason =
   | 'no_push_subscription';
 
 /** Send-time verdict: settings may have changed since the alert was enqueued. */
-export type Eligibility = { isAllowed: true; user: UserRow; search: SearchRow } | { isAllowed: false; reason: SuppressionReason };
+export type Eligibility =
+  | { isAllowed: true; user: UserRow; search: SearchRow }
+  | { isAllowed: false; reason: SuppressionReason };
 
 /**
  * Re-checks the account switch, the search's channel flag, the plan's channel rights and
  * the recipient's address, in that order, so the reason names the broadest cause.
  * Push has no per-search flag: subscribing in the browser is the opt-in.
  */
-export function checkEligibility(channel: AlertChannel, user: UserRow | undefined, search: SearchRow | undefined): Eligibility {
+export function checkEligibility(
+  channel: AlertChannel,
+  user: UserRow | undefined,
+  search: SearchRow | undefined,
+): Eligibility {
   if (user === undefined) {
     return { isAllowed: false, reason: 'user_deleted' };
   }

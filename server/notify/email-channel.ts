@@ -14,7 +14,11 @@ export type OutgoingEmail = {
 };
 
 /** Sends alert emails over SMTP, or writes them as .eml files when SMTP is not configured. */
-export type EmailSender = { kind: 'smtp' | 'file'; send: (email: OutgoingEmail) => Promise<void>; close: () => void };
+export type EmailSender = {
+  kind: 'smtp' | 'file';
+  send: (email: OutgoingEmail) => Promise<void>;
+  close: () => void;
+};
 
 /**
  * The Message-ID of an alert, a pure function of its idempotency key: if a worker dies after
@@ -28,7 +32,11 @@ export function deriveMessageId(idempotencyKey: string, from: string): string {
 }
 
 /** Creates the sender: SMTP when `smtpUrl` is set, else files under dataDir/outbox/email/. */
-export function createEmailSender(options: { smtpUrl: string | undefined; from: string; dataDir: string }): EmailSender {
+export function createEmailSender(options: {
+  smtpUrl: string | undefined;
+  from: string;
+  dataDir: string;
+}): EmailSender {
   const build = (email: OutgoingEmail): SendMailOptions => ({
     from: options.from,
     to: email.to,
@@ -44,7 +52,11 @@ export function createEmailSender(options: { smtpUrl: string | undefined; from: 
   });
   if (options.smtpUrl === undefined) {
     const folder = path.join(options.dataDir, 'outbox', 'email');
-    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    const transport = nodemailer.createTransport({
+      streamTransport: true,
+      buffer: true,
+      newline: 'unix',
+    });
     return {
       kind: 'file',
       send: async (email) => {
@@ -82,7 +94,10 @@ export function createEmailSender(options: { smtpUrl: string | undefined; from: 
 
 /** 5xx replies are final (bad address, policy); 4xx replies and network errors are worth retrying. */
 function classifySmtpError(error: unknown): DeliveryError {
-  const responseCode = typeof error === 'object' && error !== null && 'responseCode' in error ? Number(error.responseCode) : NaN;
+  const responseCode =
+    typeof error === 'object' && error !== null && 'responseCode' in error
+      ? Number(error.responseCode)
+      : NaN;
   const message = error instanceof Error ? error.message : String(error);
   const kind = responseCode >= 500 && responseCode < 600 ? 'permanent' : 'transient';
   return new DeliveryError(kind, `SMTP: ${message}`, { cause: error });

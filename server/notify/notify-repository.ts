@@ -15,7 +15,12 @@ export async function findDeliveryContext(
   const search =
     searchId === null
       ? undefined
-      : await db.selectFrom('searches').selectAll().where('id', '=', searchId).where('user_id', '=', userId).executeTakeFirst();
+      : await db
+          .selectFrom('searches')
+          .selectAll()
+          .where('id', '=', searchId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
   return { user, search };
 }
 
@@ -30,13 +35,24 @@ export async function disableSearchEmailUpdates(db: Executor, searchId: string):
 }
 
 /** Whether a search exists and still sends email (for the confirmation page). */
-export async function findSearchEmailState(db: Executor, searchId: string): Promise<{ isEmailOn: boolean } | undefined> {
-  const row = await db.selectFrom('searches').select('send_email_updates').where('id', '=', searchId).executeTakeFirst();
+export async function findSearchEmailState(
+  db: Executor,
+  searchId: string,
+): Promise<{ isEmailOn: boolean } | undefined> {
+  const row = await db
+    .selectFrom('searches')
+    .select('send_email_updates')
+    .where('id', '=', searchId)
+    .executeTakeFirst();
   return row === undefined ? undefined : { isEmailOn: row.send_email_updates };
 }
 
 /** Sets the carrier-level opt-out (STOP/START) of every account with this phone number. */
-export async function setTextOptOutByPhone(db: Executor, phoneNumber: string, isOptedOut: boolean): Promise<number> {
+export async function setTextOptOutByPhone(
+  db: Executor,
+  phoneNumber: string,
+  isOptedOut: boolean,
+): Promise<number> {
   const result = await db
     .updateTable('users')
     .set({ is_text_opted_out: isOptedOut, updated_at: new Date() })
@@ -46,8 +62,16 @@ export async function setTextOptOutByPhone(db: Executor, phoneNumber: string, is
 }
 
 /** The user's push subscriptions, oldest first. */
-export async function listPushSubscriptions(db: Executor, userId: string): Promise<PushSubscriptionRow[]> {
-  return await db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+export async function listPushSubscriptions(
+  db: Executor,
+  userId: string,
+): Promise<PushSubscriptionRow[]> {
+  return await db
+    .selectFrom('push_subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
 }
 
 /** Saves a subscription; an endpoint seen before moves to this user with its new keys. */
@@ -66,7 +90,11 @@ export async function upsertPushSubscription(
 }
 
 /** Removes one of the user's subscriptions; false when they had none with that endpoint. */
-export async function deleteUserPushSubscription(db: Executor, userId: string, endpoint: string): Promise<boolean> {
+export async function deleteUserPushSubscription(
+  db: Executor,
+  userId: string,
+  endpoint: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('push_subscriptions')
     .where('user_id', '=', userId)

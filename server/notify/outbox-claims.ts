@@ -17,7 +17,11 @@ export type ClaimedRow = OutboxRow & { attempt: number };
  * whose lease expired because their worker died. SKIP LOCKED lets any number of workers
  * claim concurrently without waiting on or double-claiming each other's rows.
  */
-export async function claimDueRows(db: Executor, limit: number, leaseMs: number): Promise<ClaimedRow[]> {
+export async function claimDueRows(
+  db: Executor,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedRow[]> {
   const result = await sql<OutboxRow>`
     update alert_outbox as o
        set status = 'sending',
@@ -41,7 +45,11 @@ export type AttemptOutcome =
   | { status: 'pending'; error: string; retryInMs: number };
 
 /** Records an attempt's outcome; false when the lease was lost to another worker meanwhile. */
-export async function recordAttemptOutcome(db: Executor, row: ClaimedRow, outcome: AttemptOutcome): Promise<boolean> {
+export async function recordAttemptOutcome(
+  db: Executor,
+  row: ClaimedRow,
+  outcome: AttemptOutcome,
+): Promise<boolean> {
   const base = db
     .updateTable('alert_outbox')
     .where('id', '=', row.id)
@@ -50,7 +58,12 @@ export async function recordAttemptOutcome(db: Executor, row: ClaimedRow, outcom
   let query;
   switch (outcome.status) {
     case 'sent':
-      query = base.set({ status: 'sent', sent_at: sql<Date>`now()`, locked_until: null, last_error: outcome.note ?? null });
+      query = base.set({
+        status: 'sent',
+        sent_at: sql<Date>`now()`,
+        locked_until: null,
+        last_error: outcome.note ?? null,
+      });
       break;
     case 'suppressed':
     case 'failed':

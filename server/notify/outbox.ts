@@ -14,7 +14,10 @@ export const OUTBOX_NOTIFY_CHANNEL = 'shelfwatch_alert_outbox';
  * Writes alerts to the outbox inside the caller's transaction and wakes the delivery
  * workers once it commits. A key already present is skipped; returns the rows inserted.
  */
-export async function enqueueAlerts(trx: Executor, alerts: readonly AlertToEnqueue[]): Promise<number> {
+export async function enqueueAlerts(
+  trx: Executor,
+  alerts: readonly AlertToEnqueue[],
+): Promise<number> {
   if (alerts.length === 0) {
     return 0;
   }

@@ -12,14 +12,26 @@ export type PushTarget = { endpoint: string; keys: { p256dh: string; auth: strin
 export type PushResult = 'sent' | 'gone';
 
 /** Sends one encrypted push message to one subscription. */
-export type PushSender = (target: PushTarget, content: PushContent, idempotencyKey: string) => Promise<PushResult>;
+export type PushSender = (
+  target: PushTarget,
+  content: PushContent,
+  idempotencyKey: string,
+) => Promise<PushResult>;
 
 /** Creates the sender with this server's VAPID identity; `agent` lets tests trust a local push service. */
-export function createPushSender(options: { vapid: VapidKeys; subject: string; agent?: Agent }): PushSender {
+export function createPushSender(options: {
+  vapid: VapidKeys;
+  subject: string;
+  agent?: Agent;
+}): PushSender {
   return async (target, content, idempotencyKey) => {
     try {
       await webPush.sendNotification(target, JSON.stringify(content), {
-        vapidDetails: { subject: options.subject, publicKey: options.vapid.publicKey, privateKey: options.vapid.privateKey },
+        vapidDetails: {
+          subject: options.subject,
+          publicKey: options.vapid.publicKey,
+          privateKey: options.vapid.privateKey,
+        },
         TTL: 60 * 60,
         urgency: 'high',
         // Same topic for a resend: a push service still holding the first copy replaces it.
@@ -35,9 +47,18 @@ export function createPushSender(options: { vapid: VapidKeys; subject: string; a
           return 'gone';
         }
         const isRetryable = error.statusCode === 429 || error.statusCode >= 500;
-        return Promise.reject(new DeliveryError(isRetryable ? 'transient' : 'permanent', `Push service ${error.statusCode}: ${error.body}`));
+        return Promise.reject(
+          new DeliveryError(
+            isRetryable ? 'transient' : 'permanent',
+            `Push service ${error.statusCode}: ${error.body}`,
+          ),
+        );
       }
-      throw new DeliveryError('transient', `Push: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new DeliveryError(
+        'transient',
+        `Push: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
   };
 }

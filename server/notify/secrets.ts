@@ -20,14 +20,26 @@ export type NotifySecrets = { unsubscribeKey: Buffer; vapid: VapidKeys };
 /** Reads the channel secrets, generating each once; concurrent first starts agree on one value. */
 export async function loadOrCreateNotifySecrets(db: Executor): Promise<NotifySecrets> {
   const unsubscribe = unsubscribeSecretSchema.parse(
-    await loadOrCreateSecret(db, UNSUBSCRIBE_SECRET, () => ({ key: randomBytes(32).toString('base64url') })),
+    await loadOrCreateSecret(db, UNSUBSCRIBE_SECRET, () => ({
+      key: randomBytes(32).toString('base64url'),
+    })),
   );
-  const vapid = vapidKeysSchema.parse(await loadOrCreateSecret(db, VAPID_SECRET, () => webPush.generateVAPIDKeys()));
+  const vapid = vapidKeysSchema.parse(
+    await loadOrCreateSecret(db, VAPID_SECRET, () => webPush.generateVAPIDKeys()),
+  );
   return { unsubscribeKey: Buffer.from(unsubscribe.key, 'base64url'), vapid };
 }
 
-async function loadOrCreateSecret(db: Executor, name: string, generate: () => unknown): Promise<unknown> {
-  const existing = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirst();
+async function loadOrCreateSecret(
+  db: Executor,
+  name: string,
+  generate: () => unknown,
+): Promise<unknown> {
+  const existing = await db
+    .selectFrom('app_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst();
   if (existing !== undefined) {
     return existing.value;
   }
@@ -37,6 +49,10 @@ async function loadOrCreateSecret(db: Executor, name: string, generate: () => un
     .onConflict((conflict) => conflict.column('name').doNothing())
     .execute();
   // Read back: another process may have won the insert, and everyone must use its value.
-  const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('app_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
   return row.value;
 }

@@ -1,7 +1,11 @@
 import type { AlertPayload } from './types.ts';
 
 /** Links an alert points to; built by the worker from config and the signed token. */
-export type AlertLinks = { searchUrl: string; storeUrl: string | undefined; unsubscribeUrl: string };
+export type AlertLinks = {
+  searchUrl: string;
+  storeUrl: string | undefined;
+  unsubscribeUrl: string;
+};
 
 /** The rendered parts of an alert email. */
 export type EmailContent = { subject: string; text: string; html: string };
@@ -11,7 +15,8 @@ export type PushContent = { title: string; body: string; url: string; tag: strin
 
 /** "Apple Fifth Avenue (New York, NY)": the store as people say it. */
 function describeStore(payload: AlertPayload): string {
-  const place = payload.storeState === null ? payload.storeCity : `${payload.storeCity}, ${payload.storeState}`;
+  const place =
+    payload.storeState === null ? payload.storeCity : `${payload.storeCity}, ${payload.storeState}`;
   return `Apple ${payload.storeName} (${place})`;
 }
 
@@ -26,7 +31,9 @@ function describeDistance(payload: AlertPayload): string {
 /** Minute precision in UTC: mail clients show it verbatim and the recipient's zone is unknown. */
 function formatObservedAt(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return Number.isNaN(date.getTime())
+    ? iso
+    : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** Escapes text for HTML element content and double-quoted attributes. */
@@ -82,7 +89,10 @@ export function renderAlertEmail(payload: AlertPayload, links: AlertLinks): Emai
 
 /** One SMS (kept short: every 153 characters is another billed segment). */
 export function renderAlertText(payload: AlertPayload, searchUrl: string): string {
-  const distance = payload.distanceMiles === null || payload.distanceMiles <= 0 ? '' : `, ${payload.distanceMiles.toFixed(1)} mi`;
+  const distance =
+    payload.distanceMiles === null || payload.distanceMiles <= 0
+      ? ''
+      : `, ${payload.distanceMiles.toFixed(1)} mi`;
   const pickup = payload.pickupQuote === null ? '' : ` ${payload.pickupQuote}.`;
   return `Shelfwatch: ${payload.modelName} available at ${describeStore(payload)}${distance}.${pickup} ${searchUrl} Reply STOP to opt out.`;
 }

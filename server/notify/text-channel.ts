@@ -7,16 +7,28 @@ import { RebasedRequestClient } from './twilio-request-client.ts';
 const TWILIO_UNSUBSCRIBED_RECIPIENT = 21610;
 
 /** Twilio sending credentials. */
-export type TwilioSettings = { accountSid: string; authToken: string; fromNumber: string; apiBaseUrl: string | undefined };
+export type TwilioSettings = {
+  accountSid: string;
+  authToken: string;
+  fromNumber: string;
+  apiBaseUrl: string | undefined;
+};
 
 /** Sends alert texts through Twilio, or writes them under dataDir/outbox/text/ without it. */
 export type TextSender = {
   kind: 'twilio' | 'file';
-  send: (text: { outboxId: string; to: string; body: string }) => Promise<{ sid: string | undefined }>;
+  send: (text: {
+    outboxId: string;
+    to: string;
+    body: string;
+  }) => Promise<{ sid: string | undefined }>;
 };
 
 /** Creates the sender for the configured mode. */
-export function createTextSender(options: { twilio: TwilioSettings | undefined; dataDir: string }): TextSender {
+export function createTextSender(options: {
+  twilio: TwilioSettings | undefined;
+  dataDir: string;
+}): TextSender {
   const settings = options.twilio;
   if (settings === undefined) {
     const folder = path.join(options.dataDir, 'outbox', 'text');
@@ -24,19 +36,28 @@ export function createTextSender(options: { twilio: TwilioSettings | undefined; 
       kind: 'file',
       send: async (text) => {
         const record = { to: text.to, body: text.body, writtenAt: new Date().toISOString() };
-        await writeFileAtomically(path.join(folder, `alert-${text.outboxId}.json`), `${JSON.stringify(record, null, 2)}\n`);
+        await writeFileAtomically(
+          path.join(folder, `alert-${text.outboxId}.json`),
+          `${JSON.stringify(record, null, 2)}\n`,
+        );
         return { sid: undefined };
       },
     };
   }
   const client = twilio(settings.accountSid, settings.authToken, {
-    ...(settings.apiBaseUrl === undefined ? {} : { httpClient: new RebasedRequestClient(settings.apiBaseUrl) }),
+    ...(settings.apiBaseUrl === undefined
+      ? {}
+      : { httpClient: new RebasedRequestClient(settings.apiBaseUrl) }),
   });
   return {
     kind: 'twilio',
     send: async (text) => {
       try {
-        const message = await client.messages.create({ to: text.to, from: settings.fromNumber, body: text.body });
+        const message = await client.messages.create({
+          to: text.to,
+          from: settings.fromNumber,
+          body: text.body,
+        });
         return { sid: message.sid };
       } catch (error) {
         throw classifyTwilioError(error);
@@ -55,5 +76,9 @@ function classifyTwilioError(error: unknown): DeliveryError {
     const isRetryable = error.status === 429 || error.status >= 500;
     return new DeliveryError(isRetryable ? 'transient' : 'permanent', detail, { cause: error });
   }
-  return new DeliveryError('transient', `Twilio: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new DeliveryError(
+    'transient',
+    `Twilio: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
 }

@@ -18,8 +18,12 @@ export class RebasedRequestClient extends twilio.RequestClient {
     this.baseUrl = baseUrl.replace(/\/$/, '');
   }
 
-  override async request<TData>(opts: RequestClient.RequestOptions<TData>): Promise<Response<TData>> {
-    const uri = opts.uri.startsWith(TWILIO_API_ORIGIN) ? `${this.baseUrl}${opts.uri.slice(TWILIO_API_ORIGIN.length)}` : opts.uri;
+  override async request<TData>(
+    opts: RequestClient.RequestOptions<TData>,
+  ): Promise<Response<TData>> {
+    const uri = opts.uri.startsWith(TWILIO_API_ORIGIN)
+      ? `${this.baseUrl}${opts.uri.slice(TWILIO_API_ORIGIN.length)}`
+      : opts.uri;
     return await super.request<TData>({ ...opts, uri });
   }
 }

@@ -31,8 +31,14 @@ export function renderUnsubscribeConfirmPage(actionUrl: string, isAlreadyOff: bo
 /** Shown after the POST. */
 export function renderUnsubscribedPage(isSearchFound: boolean): string {
   return isSearchFound
-    ? renderPage('Unsubscribed', '<p>Email alerts for this search are off. You can turn them back on in the search’s settings.</p>')
-    : renderPage('Nothing to unsubscribe', '<p>This search no longer exists, so it sends no emails.</p>');
+    ? renderPage(
+        'Unsubscribed',
+        '<p>Email alerts for this search are off. You can turn them back on in the search’s settings.</p>',
+      )
+    : renderPage(
+        'Nothing to unsubscribe',
+        '<p>This search no longer exists, so it sends no emails.</p>',
+      );
 }
 
 /** Shown for a malformed or forged token. */

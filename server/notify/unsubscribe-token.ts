@@ -15,7 +15,12 @@ export function signUnsubscribeToken(key: Buffer, searchId: string): string {
 /** The search id a token was signed for, or undefined when it is malformed or forged. */
 export function verifyUnsubscribeToken(key: Buffer, token: string): string | undefined {
   const [version, searchId, signature, ...rest] = token.split('.');
-  if (version !== TOKEN_VERSION || searchId === undefined || signature === undefined || rest.length > 0) {
+  if (
+    version !== TOKEN_VERSION ||
+    searchId === undefined ||
+    signature === undefined ||
+    rest.length > 0
+  ) {
     return undefined;
   }
   if (!UUID_PATTERN.test(searchId)) {
@@ -23,9 +28,13 @@ export function verifyUnsubscribeToken(key: Buffer, token: string): string | und
   }
   const expected = Buffer.from(computeSignature(key, searchId));
   const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? searchId.toLowerCase() : undefined;
+  return expected.length === given.length && timingSafeEqual(expected, given)
+    ? searchId.toLowerCase()
+    : undefined;
 }
 
 function computeSignature(key: Buffer, searchId: string): string {
-  return createHmac('sha256', key).update(`unsubscribe:${searchId.toLowerCase()}`).digest('base64url');
+  return createHmac('sha256', key)
+    .update(`unsubscribe:${searchId.toLowerCase()}`)
+    .digest('base64url');
 }

@@ -23,7 +23,11 @@ import {
   upsertPushSubscription,
 } from '#server/notify/notify-repository.ts';
 import { loadOrCreateNotifySecrets } from '#server/notify/secrets.ts';
-import { renderInvalidLinkPage, renderUnsubscribeConfirmPage, renderUnsubscribedPage } from '#server/notify/unsubscribe-pages.ts';
+import {
+  renderInvalidLinkPage,
+  renderUnsubscribeConfirmPage,
+  renderUnsubscribedPage,
+} from '#server/notify/unsubscribe-pages.ts';
 import { verifyUnsubscribeToken } from '#server/notify/unsubscribe-token.ts';
 import { AppError, invalidInput, notFound } from '#server/services/app-error.ts';
 
@@ -34,7 +38,12 @@ const OPT_IN_KEYWORDS = new Set(['START', 'UNSTOP', 'YES']);
 /** Reason answered for an unsigned, forged or unverifiable webhook. */
 const INVALID_SIGNATURE = 'invalid_signature';
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+};
 
 /** Options of the public notification routes. */
 export type NotificationsPublicOptions = {
@@ -46,17 +55,25 @@ export type NotificationsPublicOptions = {
 };
 
 /** Public: the VAPID key, the email unsubscribe link and Twilio's inbound SMS webhook. */
-export const notificationsPublicRoutes: FastifyPluginAsyncZod<NotificationsPublicOptions> = async (app, options) => {
+export const notificationsPublicRoutes: FastifyPluginAsyncZod<NotificationsPublicOptions> = async (
+  app,
+  options,
+) => {
   const { db } = options;
   const secrets = await loadOrCreateNotifySecrets(db);
   // Both mail clients (RFC 8058) and Twilio post application/x-www-form-urlencoded.
   await app.register(formBody);
 
-  app.get('/notifications/push/public-key', { schema: { response: { 200: pushPublicKeySchema } } }, () => ({
-    public_key: secrets.vapid.publicKey,
-  }));
+  app.get(
+    '/notifications/push/public-key',
+    { schema: { response: { 200: pushPublicKeySchema } } },
+    () => ({
+      public_key: secrets.vapid.publicKey,
+    }),
+  );
 
-  const wantsHtml = (request: FastifyRequest): boolean => (request.headers.accept ?? '').includes('text/html');
+  const wantsHtml = (request: FastifyRequest): boolean =>
+    (request.headers.accept ?? '').includes('text/html');
   const rejectToken = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if (request.method === 'GET' || wantsHtml(request)) {
       return reply.code(400).type('text/html; charset=utf-8').send(renderInvalidLinkPage());
@@ -64,22 +81,34 @@ export const notificationsPublicRoutes: FastifyPluginAsyncZod<NotificationsPubli
     throw invalidInput('token', 'This unsubscribe link is not valid (malformed or altered token)');
   };
 
-  app.get('/notifications/unsubscribe', { schema: { querystring: unsubscribeQuerySchema } }, async (request, reply) => {
-    const searchId = verifyUnsubscribeToken(secrets.unsubscribeKey, request.query.token);
-    if (searchId === undefined) {
-      return rejectToken(request, reply);
-    }
-    const state = await findSearchEmailState(db, searchId);
-    if (state === undefined) {
-      return reply.type('text/html; charset=utf-8').send(renderUnsubscribedPage(false));
-    }
-    const action = `${request.url.split('?')[0]}?token=${encodeURIComponent(request.query.token)}`;
-    return reply.type('text/html; charset=utf-8').send(renderUnsubscribeConfirmPage(action, !state.isEmailOn));
-  });
+  app.get(
+    '/notifications/unsubscribe',
+    { schema: { querystring: unsubscribeQuerySchema } },
+    async (request, reply) => {
+      const searchId = verifyUnsubscribeToken(secrets.unsubscribeKey, request.query.token);
+      if (searchId === undefined) {
+        return rejectToken(request, reply);
+      }
+      const state = await findSearchEmailState(db, searchId);
+      if (state === undefined) {
+        return reply.type('text/html; charset=utf-8').send(renderUnsubscribedPage(false));
+      }
+      const action = `${request.url.split('?')[0]}?token=${encodeURIComponent(request.query.token)}`;
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(renderUnsubscribeConfirmPage(action, !state.isEmailOn));
+    },
+  );
 
   app.post(
     '/notifications/unsubscribe',
-    { schema: { querystring: unsubscribeQuerySchema, body: unsubscribeBodySchema, response: { 200: unsubscribeResultSchema.or(z.string()), ...errors } } },
+    {
+      schema: {
+        querystring: unsubscribeQuerySchema,
+        body: unsubscribeBodySchema,
+        response: { 200: unsubscribeResultSchema.or(z.string()), ...errors },
+      },
+    },
     async (request, reply) => {
       const searchId = verifyUnsubscribeToken(secrets.unsubscribeKey, request.query.token);
       if (searchId === undefined) {
@@ -96,12 +125,22 @@ export const notificationsPublicRoutes: FastifyPluginAsyncZod<NotificationsPubli
 
   app.post('/notifications/twilio/inbound', async (request, reply) => {
     if (options.twilioAuthToken === undefined) {
-      throw new AppError(403, INVALID_SIGNATURE, 'Inbound texts are not accepted: TWILIO_AUTH_TOKEN is not configured');
+      throw new AppError(
+        403,
+        INVALID_SIGNATURE,
+        'Inbound texts are not accepted: TWILIO_AUTH_TOKEN is not configured',
+      );
     }
     const signature = request.headers['x-twilio-signature'];
-    const params = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const params =
+      typeof request.body === 'object' && request.body !== null
+        ? (request.body as Record<string, unknown>)
+        : {};
     const url = `${options.publicUrl ?? `${request.protocol}://${request.host}`}${request.url}`;
-    if (typeof signature !== 'string' || !twilio.validateRequest(options.twilioAuthToken, signature, url, params)) {
+    if (
+      typeof signature !== 'string' ||
+      !twilio.validateRequest(options.twilioAuthToken, signature, url, params)
+    ) {
       throw new AppError(403, INVALID_SIGNATURE, 'X-Twilio-Signature does not match this request');
     }
     const inbound = twilioInboundSchema.safeParse(params);
@@ -119,7 +158,9 @@ export const notificationsPublicRoutes: FastifyPluginAsyncZod<NotificationsPubli
       await setTextOptOutByPhone(db, inbound.data.From, false);
       response.message('Shelfwatch: text alerts are back on. Reply STOP to opt out.');
     } else if (keyword === 'HELP' || keyword === 'INFO') {
-      response.message('Shelfwatch stock alerts. Manage them in your account on the website. Reply STOP to opt out.');
+      response.message(
+        'Shelfwatch stock alerts. Manage them in your account on the website. Reply STOP to opt out.',
+      );
     }
     return reply.type('text/xml').send(response.toString());
   });
@@ -129,10 +170,17 @@ export const notificationsPublicRoutes: FastifyPluginAsyncZod<NotificationsPubli
 export const pushSubscriptionRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.post(
     '/notifications/push/subscriptions',
-    { schema: { body: pushSubscriptionInputSchema, response: { 201: pushSubscriptionSchema, ...errors } } },
+    {
+      schema: {
+        body: pushSubscriptionInputSchema,
+        response: { 201: pushSubscriptionSchema, ...errors },
+      },
+    },
     async (request, reply) => {
       const row = await upsertPushSubscription(db, request.requireUser().id, request.body);
-      return reply.code(201).send({ id: row.id, endpoint: row.endpoint, created_at: row.created_at.toISOString() });
+      return reply
+        .code(201)
+        .send({ id: row.id, endpoint: row.endpoint, created_at: row.created_at.toISOString() });
     },
   );
 
@@ -140,7 +188,11 @@ export const pushSubscriptionRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (
     '/notifications/push/subscriptions',
     { schema: { body: pushSubscriptionDeleteSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      const isDeleted = await deleteUserPushSubscription(db, request.requireUser().id, request.body.endpoint);
+      const isDeleted = await deleteUserPushSubscription(
+        db,
+        request.requireUser().id,
+        request.body.endpoint,
+      );
       if (!isDeleted) {
         throw notFound('Push subscription');
       }

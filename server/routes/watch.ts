@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '#shared/api/errors.ts';
 import { searchParamsSchema } from '#shared/api/searches.ts';
-import { searchHistoryQuerySchema, searchHistorySchema, watchStatusSchema } from '#shared/api/watch.ts';
+import {
+  searchHistoryQuerySchema,
+  searchHistorySchema,
+  watchStatusSchema,
+} from '#shared/api/watch.ts';
 import type { Db } from '#server/db/database.ts';
 import { requireOwnedSearch } from '#server/services/searches-service.ts';
 import { computeSearchHistory, computeWatchStatus } from '#server/watch/reads.ts';
@@ -12,7 +16,13 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
 export const watchHistoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/searches/:id/history',
-    { schema: { params: searchParamsSchema, querystring: searchHistoryQuerySchema, response: { 200: searchHistorySchema, ...errors } } },
+    {
+      schema: {
+        params: searchParamsSchema,
+        querystring: searchHistoryQuerySchema,
+        response: { 200: searchHistorySchema, ...errors },
+      },
+    },
     async (request) => {
       const search = await requireOwnedSearch(db, request.requireUser(), request.params.id);
       return await computeSearchHistory(db, search, request.query.days);
@@ -22,5 +32,7 @@ export const watchHistoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
 
 /** GET /v2/status (public): upstream health and whether alerts may be delayed. */
 export const watchStatusRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
-  app.get('/status', { schema: { response: { 200: watchStatusSchema } } }, async () => computeWatchStatus(db));
+  app.get('/status', { schema: { response: { 200: watchStatusSchema } } }, async () =>
+    computeWatchStatus(db),
+  );
 };

@@ -97,7 +97,11 @@ export async function computeSearchInventory(
         ),
     });
   }
-  return { stores: rows, last_checked_at: lastCheckedAt?.toISOString() ?? null, ...((await describeCheckHealth(db, search)) ?? {}) };
+  return {
+    stores: rows,
+    last_checked_at: lastCheckedAt?.toISOString() ?? null,
+    ...((await describeCheckHealth(db, search)) ?? {}),
+  };
 }
 
 /** How many stores of an inventory have something to show (the search card's count). */

@@ -9,13 +9,26 @@ import {
   upsertSnapshots,
 } from '#server/db/repositories/availability-repository.ts';
 import { findStoresByIds } from '#server/db/repositories/catalog-repository.ts';
-import { markTargetsCovered, recordTargetSuccess } from '#server/db/repositories/watch-repository.ts';
-import { isStatusChange, isTransitionToAvailable, type KnownPickupStatus, type PickupAnswer } from '#shared/upstream/index.ts';
+import {
+  markTargetsCovered,
+  recordTargetSuccess,
+} from '#server/db/repositories/watch-repository.ts';
+import {
+  isStatusChange,
+  isTransitionToAvailable,
+  type KnownPickupStatus,
+  type PickupAnswer,
+} from '#shared/upstream/index.ts';
 import { convertToMiles, type PollGroupKey } from '#shared/watch/index.ts';
 import { enqueueRestockAlerts } from './match-alerts.ts';
 
 /** What one answer changed. */
-export type AnswerReport = { storesSeen: number; changes: number; restocks: number; alertsEnqueued: number };
+export type AnswerReport = {
+  storesSeen: number;
+  changes: number;
+  restocks: number;
+  alertsEnqueued: number;
+};
 
 /**
  * Applies one readable upstream answer in a single transaction: snapshots, neighbour
@@ -36,8 +49,15 @@ export async function applyPickupAnswer(
     const stores = answer.stores.filter((store) => known.has(store.storeNumber));
     const storeIds = stores.map((store) => store.storeNumber);
     await lockStoresForUpdate(trx, storeIds);
-    const parts = [...new Set(stores.flatMap((store) => store.parts.map((part) => part.partNumber)))];
-    const previous = new Map((await listSnapshots(trx, storeIds, parts)).map((row) => [`${row.store_id}|${row.part_number}`, row]));
+    const parts = [
+      ...new Set(stores.flatMap((store) => store.parts.map((part) => part.partNumber))),
+    ];
+    const previous = new Map(
+      (await listSnapshots(trx, storeIds, parts)).map((row) => [
+        `${row.store_id}|${row.part_number}`,
+        row,
+      ]),
+    );
 
     const knownRows: Parameters<typeof upsertSnapshots>[1][number][] = [];
     const unknownRows: { store_id: string; part_number: string; observed_at: Date }[] = [];
@@ -48,11 +68,21 @@ export async function applyPickupAnswer(
         // An answer older than what is on file (a slow request overtaken) must not rewind it.
         if (row !== undefined && row.observed_at > observedAt) continue;
         if (part.status === 'unknown') {
-          unknownRows.push({ store_id: store.storeNumber, part_number: part.partNumber, observed_at: observedAt });
+          unknownRows.push({
+            store_id: store.storeNumber,
+            part_number: part.partNumber,
+            observed_at: observedAt,
+          });
           continue;
         }
-        const lastKnown = row === undefined || row.status === 'unknown' ? null : (row.status);
-        knownRows.push({ store_id: store.storeNumber, part_number: part.partNumber, status: part.status, pickup_quote: part.pickupQuote, observed_at: observedAt });
+        const lastKnown = row === undefined || row.status === 'unknown' ? null : row.status;
+        knownRows.push({
+          store_id: store.storeNumber,
+          part_number: part.partNumber,
+          status: part.status,
+          pickup_quote: part.pickupQuote,
+          observed_at: observedAt,
+        });
         if (isStatusChange(lastKnown, part.status)) {
           changes.push({
             store_id: store.storeNumber,
@@ -71,12 +101,19 @@ export async function applyPickupAnswer(
 
     const neighbours = stores
       .filter((store) => store.storeNumber !== group.storeId && store.distance !== null)
-      .map((store) => ({ neighbour_store_id: store.storeNumber, distance_miles: convertToMiles(store.distance!) }));
+      .map((store) => ({
+        neighbour_store_id: store.storeNumber,
+        distance_miles: convertToMiles(store.distance!),
+      }));
     if (known.has(group.storeId)) {
       await upsertNeighbours(trx, group.storeId, neighbours, observedAt);
       await insertReverseNeighbours(trx, group.storeId, neighbours, observedAt);
     }
-    const groupKey = { country_code: group.countryCode, product_id: group.productId, store_id: group.storeId };
+    const groupKey = {
+      country_code: group.countryCode,
+      product_id: group.productId,
+      store_id: group.storeId,
+    };
     await recordTargetSuccess(trx, groupKey, observedAt);
     await markTargetsCovered(trx, {
       country_code: group.countryCode,

@@ -2,7 +2,12 @@ import { enqueueAlerts } from '#server/notify/outbox.ts';
 import type { AlertToEnqueue } from '#server/notify/types.ts';
 import type { Executor } from '#server/db/database.ts';
 import { listEventsAfter } from '#server/db/repositories/availability-repository.ts';
-import { findAlertNames, listAlertCandidates, listLastAlertedAt, recordAlerted } from '#server/db/repositories/watch-repository.ts';
+import {
+  findAlertNames,
+  listAlertCandidates,
+  listLastAlertedAt,
+  recordAlerted,
+} from '#server/db/repositories/watch-repository.ts';
 import { isAlertAllowed, selectAlertChannels } from '#shared/watch/index.ts';
 import type { KnownPickupStatus } from '#shared/upstream/types.ts';
 
@@ -23,7 +28,11 @@ export type Restock = {
  * store, part and history event (plus the channel, since the outbox key is unique across
  * channels), so replaying the same change can never alert twice. Returns rows written.
  */
-export async function enqueueRestockAlerts(trx: Executor, restock: Restock, quietWindowMs: number): Promise<number> {
+export async function enqueueRestockAlerts(
+  trx: Executor,
+  restock: Restock,
+  quietWindowMs: number,
+): Promise<number> {
   const candidates = await listAlertCandidates(trx, restock);
   if (candidates.length === 0) return 0;
   const lastAlerted = await listLastAlertedAt(trx, {
@@ -31,14 +40,19 @@ export async function enqueueRestockAlerts(trx: Executor, restock: Restock, quie
     storeId: restock.storeId,
     partNumber: restock.partNumber,
   });
-  const earliestAlert = [...lastAlerted.values()].reduce<Date | null>((min, at) => (min === null || at < min ? at : min), null);
+  const earliestAlert = [...lastAlerted.values()].reduce<Date | null>(
+    (min, at) => (min === null || at < min ? at : min),
+    null,
+  );
   const changes =
     earliestAlert === null
       ? []
-      : (await listEventsAfter(trx, restock.storeId, restock.partNumber, earliestAlert)).map((event) => ({
-          status: event.to_status as KnownPickupStatus,
-          at: event.observed_at.getTime(),
-        }));
+      : (await listEventsAfter(trx, restock.storeId, restock.partNumber, earliestAlert)).map(
+          (event) => ({
+            status: event.to_status as KnownPickupStatus,
+            at: event.observed_at.getTime(),
+          }),
+        );
   const names = await findAlertNames(trx, restock);
   if (names === undefined) return 0;
 
@@ -59,7 +73,8 @@ export async function enqueueRestockAlerts(trx: Executor, restock: Restock, quie
     const lastAlertedAt = lastAlerted.get(candidate.search_id)?.getTime() ?? null;
     const isAllowed = isAlertAllowed({
       lastAlertedAt,
-      changesSince: lastAlertedAt === null ? [] : changes.filter((change) => change.at > lastAlertedAt),
+      changesSince:
+        lastAlertedAt === null ? [] : changes.filter((change) => change.at > lastAlertedAt),
       now: restock.observedAt.getTime(),
       windowMs: quietWindowMs,
     });
@@ -90,6 +105,11 @@ export async function enqueueRestockAlerts(trx: Executor, restock: Restock, quie
       });
     }
   }
-  await recordAlerted(trx, { searchIds: alertedSearchIds, storeId: restock.storeId, partNumber: restock.partNumber, at: restock.observedAt });
+  await recordAlerted(trx, {
+    searchIds: alertedSearchIds,
+    storeId: restock.storeId,
+    partNumber: restock.partNumber,
+    at: restock.observedAt,
+  });
   return await enqueueAlerts(trx, alerts);
 }

@@ -1,6 +1,16 @@
 import { listNearestNeighbourIds } from '#server/db/repositories/availability-repository.ts';
-import { listPollTargets, listUpstreamHosts, pruneUpstreamRequests, syncPollTargets } from '#server/db/repositories/watch-repository.ts';
-import { formatGroupKey, planCycle, type CyclePlan, type PollGroupKey } from '#shared/watch/index.ts';
+import {
+  listPollTargets,
+  listUpstreamHosts,
+  pruneUpstreamRequests,
+  syncPollTargets,
+} from '#server/db/repositories/watch-repository.ts';
+import {
+  formatGroupKey,
+  planCycle,
+  type CyclePlan,
+  type PollGroupKey,
+} from '#shared/watch/index.ts';
 import { pollGroup, toTargetState, type PollOutcome, type PollerDeps } from './poll-group.ts';
 
 /** Stores an answer lists besides the asked one (Apple lists about a dozen, nearest first). */
@@ -12,14 +22,25 @@ const REQUEST_LOG_RETENTION_MS = 24 * 60 * 60_000;
 export type PlannedCycle = { cycleStartedAt: number; plan: CyclePlan; targetCount: number };
 
 /** Syncs poll targets with the saved searches and plans a cycle starting now. */
-export async function planWatchCycle(deps: Pick<PollerDeps, 'db' | 'now' | 'baseUrl' | 'intervalMs'>): Promise<PlannedCycle> {
+export async function planWatchCycle(
+  deps: Pick<PollerDeps, 'db' | 'now' | 'baseUrl' | 'intervalMs'>,
+): Promise<PlannedCycle> {
   const cycleStartedAt = deps.now();
   const targetCount = await syncPollTargets(deps.db, new Date(cycleStartedAt));
-  const [targets, hosts] = await Promise.all([listPollTargets(deps.db), listUpstreamHosts(deps.db)]);
+  const [targets, hosts] = await Promise.all([
+    listPollTargets(deps.db),
+    listUpstreamHosts(deps.db),
+  ]);
   const coolDownUntilByHost = new Map(
-    hosts.filter((host) => host.cool_down_until !== null).map((host) => [host.host, host.cool_down_until!.getTime()]),
+    hosts
+      .filter((host) => host.cool_down_until !== null)
+      .map((host) => [host.host, host.cool_down_until!.getTime()]),
   );
-  const neighbourIdsByStore = await listNearestNeighbourIds(deps.db, [...new Set(targets.map((row) => row.store_id))], EXPECTED_NEIGHBOURS_PER_ANSWER);
+  const neighbourIdsByStore = await listNearestNeighbourIds(
+    deps.db,
+    [...new Set(targets.map((row) => row.store_id))],
+    EXPECTED_NEIGHBOURS_PER_ANSWER,
+  );
   const plan = planCycle(
     targets.map((row) => toTargetState(row, deps.baseUrl)),
     { now: cycleStartedAt, cycleStartedAt, coolDownUntilByHost },
@@ -61,12 +82,24 @@ export function countOutcome(report: CycleReport, outcome: PollOutcome): void {
  */
 export async function runWatchCycle(deps: PollerDeps): Promise<CycleReport> {
   const { cycleStartedAt, plan, targetCount } = await planWatchCycle(deps);
-  const report: CycleReport = { cycleStartedAt, groups: targetCount, requests: 0, polled: 0, failed: 0, skipped: {}, alertsEnqueued: 0 };
+  const report: CycleReport = {
+    cycleStartedAt,
+    groups: targetCount,
+    requests: 0,
+    polled: 0,
+    failed: 0,
+    skipped: {},
+    alertsEnqueued: 0,
+  };
   for (const skipped of plan.skipped) {
     report.skipped[skipped.reason] = (report.skipped[skipped.reason] ?? 0) + 1;
   }
   for (const target of plan.due) {
-    const group: PollGroupKey = { countryCode: target.countryCode, productId: target.productId, storeId: target.storeId };
+    const group: PollGroupKey = {
+      countryCode: target.countryCode,
+      productId: target.productId,
+      storeId: target.storeId,
+    };
     countOutcome(report, await pollGroup(deps, group, cycleStartedAt));
   }
   return report;

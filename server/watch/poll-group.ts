@@ -15,7 +15,12 @@ import {
   type FetchLike,
   type TokenBucketLimiter,
 } from '#shared/upstream/index.ts';
-import { decidePoll, type PollGroupKey, type PollSkipReason, type PollTargetState } from '#shared/watch/index.ts';
+import {
+  decidePoll,
+  type PollGroupKey,
+  type PollSkipReason,
+  type PollTargetState,
+} from '#shared/watch/index.ts';
 import { applyPickupAnswer, type AnswerReport } from './apply-answer.ts';
 
 /** Everything polling needs from its host process. */
@@ -73,8 +78,16 @@ class PollSkipped extends Error {
  * the type with nearby stores, then applies the answer or records the failure (host
  * cool-down, group backoff). A failure writes no status, so nothing turns `unavailable`.
  */
-export async function pollGroup(deps: PollerDeps, group: PollGroupKey, cycleStartedAt: number): Promise<PollOutcome> {
-  const key = { country_code: group.countryCode, product_id: group.productId, store_id: group.storeId };
+export async function pollGroup(
+  deps: PollerDeps,
+  group: PollGroupKey,
+  cycleStartedAt: number,
+): Promise<PollOutcome> {
+  const key = {
+    country_code: group.countryCode,
+    product_id: group.productId,
+    store_id: group.storeId,
+  };
   const host = resolveUpstreamHost(deps.baseUrl, group.countryCode);
   const check = async (): Promise<PollSkipReason | 'gone' | null> => {
     const row = await findPollTarget(deps.db, key);
@@ -105,7 +118,12 @@ export async function pollGroup(deps: PollerDeps, group: PollGroupKey, cycleStar
   try {
     result = await fetchPickupAvailability(
       { fetch: deps.fetch, now: deps.now, rateLimiter, baseUrl: deps.baseUrl, shape: deps.shape },
-      { countryCode: group.countryCode, storeNumber: group.storeId, partNumbers: models.map((model) => model.part_number), searchNearby: true },
+      {
+        countryCode: group.countryCode,
+        storeNumber: group.storeId,
+        partNumbers: models.map((model) => model.part_number),
+        searchNearby: true,
+      },
     );
   } catch (error) {
     if (error instanceof PollSkipped) return { kind: 'skipped', reason: error.reason };
@@ -113,8 +131,16 @@ export async function pollGroup(deps: PollerDeps, group: PollGroupKey, cycleStar
   }
   const finishedAt = deps.now();
   if (result.ok) {
-    await recordUpstreamRequest(deps.db, { host, requestedAt: new Date(startedAt), durationMs: finishedAt - startedAt, failureKind: null, coolDownUntil: null });
-    const report = await applyPickupAnswer(deps.db, group, result.value, { quietWindowMs: deps.quietWindowMs });
+    await recordUpstreamRequest(deps.db, {
+      host,
+      requestedAt: new Date(startedAt),
+      durationMs: finishedAt - startedAt,
+      failureKind: null,
+      coolDownUntil: null,
+    });
+    const report = await applyPickupAnswer(deps.db, group, result.value, {
+      quietWindowMs: deps.quietWindowMs,
+    });
     return { kind: 'polled', report };
   }
   const { failure } = result;

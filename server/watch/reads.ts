@@ -1,8 +1,21 @@
 import type { SearchHistory, UpstreamHostStatus, WatchStatus } from '#shared/api/watch.ts';
 import type { Executor } from '#server/db/database.ts';
-import { countRestocksByDay, listEventsForStores, listNeighbours } from '#server/db/repositories/availability-repository.ts';
-import { findStoresByIds, findStoreWithCountry, listProductModels } from '#server/db/repositories/catalog-repository.ts';
-import { countRecentRequests, findFirstFailureAfter, findPollTarget, listUpstreamHosts } from '#server/db/repositories/watch-repository.ts';
+import {
+  countRestocksByDay,
+  listEventsForStores,
+  listNeighbours,
+} from '#server/db/repositories/availability-repository.ts';
+import {
+  findStoresByIds,
+  findStoreWithCountry,
+  listProductModels,
+} from '#server/db/repositories/catalog-repository.ts';
+import {
+  countRecentRequests,
+  findFirstFailureAfter,
+  findPollTarget,
+  listUpstreamHosts,
+} from '#server/db/repositories/watch-repository.ts';
 import type { SearchRow } from '#server/db/schema.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -28,16 +41,30 @@ export type CheckHealth = { is_stale: boolean; checks_failing_since: string | nu
  * an upstream host is cooling down, or when nothing covered its store for ten minutes.
  * Null before the watcher first looked at the search: there is nothing to judge yet.
  */
-export async function describeCheckHealth(db: Executor, search: SearchRow, now: number = Date.now()): Promise<CheckHealth | null> {
+export async function describeCheckHealth(
+  db: Executor,
+  search: SearchRow,
+  now: number = Date.now(),
+): Promise<CheckHealth | null> {
   const home = await findStoreWithCountry(db, search.store_id);
   if (home === undefined) return null;
-  const target = await findPollTarget(db, { country_code: home.country_code, product_id: search.product_type, store_id: search.store_id });
-  if (target === undefined || (target.last_requested_at === null && target.last_covered_at === null)) {
+  const target = await findPollTarget(db, {
+    country_code: home.country_code,
+    product_id: search.product_type,
+    store_id: search.store_id,
+  });
+  if (
+    target === undefined ||
+    (target.last_requested_at === null && target.last_covered_at === null)
+  ) {
     return null;
   }
   const hosts = await listUpstreamHosts(db);
-  const isCoolingDown = hosts.some((host) => host.cool_down_until !== null && host.cool_down_until.getTime() > now);
-  const isLate = target.last_covered_at === null || now - target.last_covered_at.getTime() > STALE_AFTER_MS;
+  const isCoolingDown = hosts.some(
+    (host) => host.cool_down_until !== null && host.cool_down_until.getTime() > now,
+  );
+  const isLate =
+    target.last_covered_at === null || now - target.last_covered_at.getTime() > STALE_AFTER_MS;
   const isStale = target.consecutive_failures > 0 || isCoolingDown || isLate;
   if (!isStale) return { is_stale: false, checks_failing_since: null };
   const firstFailure = await findFirstFailureAfter(db, null, target.last_covered_at);
@@ -46,13 +73,30 @@ export async function describeCheckHealth(db: Executor, search: SearchRow, now: 
 }
 
 /** Restock history of a search's stores (its own, and nearby within its limit when on) and product's models. */
-export async function computeSearchHistory(db: Executor, search: SearchRow, days: number, now: number = Date.now()): Promise<SearchHistory> {
+export async function computeSearchHistory(
+  db: Executor,
+  search: SearchRow,
+  days: number,
+  now: number = Date.now(),
+): Promise<SearchHistory> {
   const home = await findStoreWithCountry(db, search.store_id);
   const health = await describeCheckHealth(db, search, now);
   const isStale = health?.is_stale ?? false;
-  if (home === undefined) return { days, events: [], daily: buildEmptyDays(days, now), last_checked_at: null, is_stale: isStale };
-  const neighbours = search.include_nearby_store_results ? await listNeighbours(db, search.store_id, search.max_distance_miles) : [];
-  const distances = new Map<string, number>([[search.store_id, 0], ...neighbours.map((n): [string, number] => [n.neighbour_store_id, n.distance_miles])]);
+  if (home === undefined)
+    return {
+      days,
+      events: [],
+      daily: buildEmptyDays(days, now),
+      last_checked_at: null,
+      is_stale: isStale,
+    };
+  const neighbours = search.include_nearby_store_results
+    ? await listNeighbours(db, search.store_id, search.max_distance_miles)
+    : [];
+  const distances = new Map<string, number>([
+    [search.store_id, 0],
+    ...neighbours.map((n): [string, number] => [n.neighbour_store_id, n.distance_miles]),
+  ]);
   const storeIds = [...distances.keys()];
   const models = await listProductModels(db, search.product_type, home.country_code);
   const partNumbers = models.map((model) => model.part_number);
@@ -65,7 +109,11 @@ export async function computeSearchHistory(db: Executor, search: SearchRow, days
   const storeNames = new Map(stores.map((store) => [store.store_id, store.store_name]));
   const modelNames = new Map(models.map((model) => [model.part_number, model.display_name]));
   const countByDay = new Map(counts.map((count) => [count.day, count.restocks]));
-  const target = await findPollTarget(db, { country_code: home.country_code, product_id: search.product_type, store_id: search.store_id });
+  const target = await findPollTarget(db, {
+    country_code: home.country_code,
+    product_id: search.product_type,
+    store_id: search.store_id,
+  });
   return {
     days,
     events: events.map((event) => ({
@@ -80,15 +128,24 @@ export async function computeSearchHistory(db: Executor, search: SearchRow, days
       pickup_quote: event.pickup_quote,
       observed_at: event.observed_at.toISOString(),
     })),
-    daily: buildEmptyDays(days, now).map((day) => ({ ...day, restocks: countByDay.get(day.date) ?? 0 })),
+    daily: buildEmptyDays(days, now).map((day) => ({
+      ...day,
+      restocks: countByDay.get(day.date) ?? 0,
+    })),
     last_checked_at: target?.last_covered_at?.toISOString() ?? null,
     is_stale: isStale,
   };
 }
 
 /** Per-host upstream health for the public status page. */
-export async function computeWatchStatus(db: Executor, now: number = Date.now()): Promise<WatchStatus> {
-  const [hosts, recent] = await Promise.all([listUpstreamHosts(db), countRecentRequests(db, new Date(now - ERROR_RATE_WINDOW_MS))]);
+export async function computeWatchStatus(
+  db: Executor,
+  now: number = Date.now(),
+): Promise<WatchStatus> {
+  const [hosts, recent] = await Promise.all([
+    listUpstreamHosts(db),
+    countRecentRequests(db, new Date(now - ERROR_RATE_WINDOW_MS)),
+  ]);
   const recentByHost = new Map(recent.map((row) => [row.host, row]));
   const statuses: UpstreamHostStatus[] = hosts.map((host) => {
     const counts = recentByHost.get(host.host);
@@ -107,8 +164,14 @@ export async function computeWatchStatus(db: Executor, now: number = Date.now())
   });
   const isDelayed = hosts.some((host, index) => {
     const status = statuses[index];
-    const isErroring = status.requests_last_15_minutes >= MIN_REQUESTS_FOR_ERROR_RATE && status.error_rate >= DELAYED_ERROR_RATE;
-    return status.is_cooling_down || isErroring || host.consecutive_failures >= DELAYED_CONSECUTIVE_FAILURES;
+    const isErroring =
+      status.requests_last_15_minutes >= MIN_REQUESTS_FOR_ERROR_RATE &&
+      status.error_rate >= DELAYED_ERROR_RATE;
+    return (
+      status.is_cooling_down ||
+      isErroring ||
+      host.consecutive_failures >= DELAYED_CONSECUTIVE_FAILURES
+    );
   });
   return { is_delayed: isDelayed, checked_at: new Date(now).toISOString(), hosts: statuses };
 }
@@ -119,5 +182,8 @@ function startOfUtcDay(ms: number): number {
 
 function buildEmptyDays(days: number, now: number): { date: string; restocks: number }[] {
   const first = startOfUtcDay(now) - (days - 1) * DAY_MS;
-  return Array.from({ length: days }, (_, index) => ({ date: new Date(first + index * DAY_MS).toISOString().slice(0, 10), restocks: 0 }));
+  return Array.from({ length: days }, (_, index) => ({
+    date: new Date(first + index * DAY_MS).toISOString().slice(0, 10),
+    restocks: 0,
+  }));
 }

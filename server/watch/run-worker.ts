@@ -11,10 +11,14 @@ import { startWatcher } from './watcher.ts';
  * start does); point UPSTREAM_BASE_URL at a running one or at https://www.apple.com.
  * Resolves after SIGINT or SIGTERM once both have stopped.
  */
-export async function runWorker(config: AppConfig, log: (line: string) => void = console.log): Promise<void> {
+export async function runWorker(
+  config: AppConfig,
+  log: (line: string) => void = console.log,
+): Promise<void> {
   const { db, cluster } = await openDatabase(config, log);
   const connectionString = config.databaseUrl ?? cluster?.connectionString('shelfwatch');
-  if (connectionString === undefined) throw new Error('The worker needs DATABASE_URL or the embedded database');
+  if (connectionString === undefined)
+    throw new Error('The worker needs DATABASE_URL or the embedded database');
   try {
     await migrateToLatest(db);
     await seedCatalog(db);
@@ -29,8 +33,15 @@ export async function runWorker(config: AppConfig, log: (line: string) => void =
       quietWindowMinutes: config.alerts.quietWindowMinutes,
       log,
     });
-    const delivery = await startAlertDelivery({ db, config, databaseUrl: connectionString, logger: { info: log, warn: log, error: log } });
-    log(`Worker polling ${config.upstream.baseUrl} every ${config.watch.pollIntervalSeconds} s and delivering alerts; Ctrl-C stops it.`);
+    const delivery = await startAlertDelivery({
+      db,
+      config,
+      databaseUrl: connectionString,
+      logger: { info: log, warn: log, error: log },
+    });
+    log(
+      `Worker polling ${config.upstream.baseUrl} every ${config.watch.pollIntervalSeconds} s and delivering alerts; Ctrl-C stops it.`,
+    );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());

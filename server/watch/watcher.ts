@@ -1,6 +1,10 @@
 import PgBoss from 'pg-boss';
 import type { Db } from '#server/db/database.ts';
-import { createTokenBucketLimiter, type EndpointShape, type FetchLike } from '#shared/upstream/index.ts';
+import {
+  createTokenBucketLimiter,
+  type EndpointShape,
+  type FetchLike,
+} from '#shared/upstream/index.ts';
 import type { PollGroupKey } from '#shared/watch/index.ts';
 import { formatPollJobKey, planWatchCycle } from './plan-cycle.ts';
 import { pollGroup, type PollerDeps } from './poll-group.ts';
@@ -78,8 +82,18 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
   const boss = new PgBoss({ connectionString: options.connectionString, max: 4, schedule: false });
   boss.on('error', (error) => log(`watcher queue error: ${error.message}`));
   await boss.start();
-  await boss.createQueue(WATCH_CYCLE_QUEUE, { name: WATCH_CYCLE_QUEUE, policy: 'stately', retryLimit: 1, expireInSeconds: 300 });
-  await boss.createQueue(WATCH_POLL_QUEUE, { name: WATCH_POLL_QUEUE, policy: 'stately', retryLimit: 0, expireInSeconds: 300 });
+  await boss.createQueue(WATCH_CYCLE_QUEUE, {
+    name: WATCH_CYCLE_QUEUE,
+    policy: 'stately',
+    retryLimit: 1,
+    expireInSeconds: 300,
+  });
+  await boss.createQueue(WATCH_POLL_QUEUE, {
+    name: WATCH_POLL_QUEUE,
+    policy: 'stately',
+    retryLimit: 0,
+    expireInSeconds: 300,
+  });
 
   const requestCycle = async (startAfterSeconds = 0, reason = 'requested'): Promise<void> => {
     await boss.send(WATCH_CYCLE_QUEUE, { reason } satisfies CycleJob, {
@@ -100,7 +114,12 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
       const { cycleStartedAt, plan } = await planWatchCycle(deps);
       const jobs = plan.due.map((target, index) => ({
         name: WATCH_POLL_QUEUE,
-        data: { countryCode: target.countryCode, productId: target.productId, storeId: target.storeId, cycleStartedAt } satisfies PollJob,
+        data: {
+          countryCode: target.countryCode,
+          productId: target.productId,
+          storeId: target.storeId,
+          cycleStartedAt,
+        } satisfies PollJob,
         singletonKey: formatPollJobKey(target),
         // Jobs inserted together share a creation time, so the priority carries the staleness order.
         priority: plan.due.length - index,
@@ -119,19 +138,26 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     // pg-boss waits out its polling interval after every fetch, even a fruitful one, so each
     // worker takes a small batch (in priority order) to keep up with cycles where most
     // groups are skipped as covered in a few milliseconds.
-    await boss.work<PollJob>(WATCH_POLL_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: POLL_BATCH_SIZE }, async (jobs) => {
-      for (const job of jobs) {
-        const { cycleStartedAt, ...group } = job.data;
-        try {
-          const outcome = await pollGroup(deps, group, cycleStartedAt);
-          if (outcome.kind === 'failed') log(`watch poll ${formatPollJobKey(group)} failed: ${outcome.failureKind}`);
-          options.onPolled?.(group, outcome);
-        } catch (error) {
-          // One group's database trouble must not sink the rest of the batch; the next cycle asks again.
-          log(`watch poll ${formatPollJobKey(group)} crashed: ${error instanceof Error ? error.message : String(error)}`);
+    await boss.work<PollJob>(
+      WATCH_POLL_QUEUE,
+      { pollingIntervalSeconds: 0.5, batchSize: POLL_BATCH_SIZE },
+      async (jobs) => {
+        for (const job of jobs) {
+          const { cycleStartedAt, ...group } = job.data;
+          try {
+            const outcome = await pollGroup(deps, group, cycleStartedAt);
+            if (outcome.kind === 'failed')
+              log(`watch poll ${formatPollJobKey(group)} failed: ${outcome.failureKind}`);
+            options.onPolled?.(group, outcome);
+          } catch (error) {
+            // One group's database trouble must not sink the rest of the batch; the next cycle asks again.
+            log(
+              `watch poll ${formatPollJobKey(group)} crashed: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
         }
-      }
-    });
+      },
+    );
   }
   await requestCycle(0, 'start');
   return {
@@ -141,4 +167,3 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     },
   };
 }
-

@@ -25,7 +25,11 @@ export const pushSubscriptionInputSchema = z.object({
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionInputSchema>;
 
 /** A saved subscription. */
-export const pushSubscriptionSchema = z.object({ id: z.string(), endpoint: z.string(), created_at: z.string() });
+export const pushSubscriptionSchema = z.object({
+  id: z.string(),
+  endpoint: z.string(),
+  created_at: z.string(),
+});
 /** A saved subscription as answered. */
 export type PushSubscription = z.infer<typeof pushSubscriptionSchema>;
 
@@ -39,7 +43,10 @@ export const unsubscribeQuerySchema = z.object({ token: z.string().min(1, 'Requi
 export const unsubscribeBodySchema = z.object({ 'List-Unsubscribe': z.literal('One-Click') });
 
 /** POST /v2/notifications/unsubscribe answered as JSON (clients not asking for HTML). */
-export const unsubscribeResultSchema = z.object({ search_id: z.string(), send_email_updates: z.literal(false) });
+export const unsubscribeResultSchema = z.object({
+  search_id: z.string(),
+  send_email_updates: z.literal(false),
+});
 /** The unsubscribe answer. */
 export type UnsubscribeResult = z.infer<typeof unsubscribeResultSchema>;
 

@@ -23,8 +23,14 @@ export function selectAlertChannels(recipient: AlertRecipient): AlertChannelName
   if (!recipient.isNotificationsEnabled) return [];
   const features = getPlan(recipient.plan).features;
   const channels: AlertChannelName[] = [];
-  if (recipient.isEmailWanted && recipient.hasEmail && features.emailNotifications) channels.push('email');
-  if (recipient.isTextWanted && recipient.hasPhone && !recipient.isTextOptedOut && features.textNotifications) {
+  if (recipient.isEmailWanted && recipient.hasEmail && features.emailNotifications)
+    channels.push('email');
+  if (
+    recipient.isTextWanted &&
+    recipient.hasPhone &&
+    !recipient.isTextOptedOut &&
+    features.textNotifications
+  ) {
     channels.push('text');
   }
   if (recipient.hasPushSubscription) channels.push('push');

@@ -58,12 +58,18 @@ export function formatGroupKey(group: PollGroupKey): string {
 }
 
 /** Groups searches by (country, product type, store): one upstream request serves each group. */
-export function groupSearches<T extends PollGroupKey>(searches: readonly T[]): Map<string, { key: PollGroupKey; searches: T[] }> {
+export function groupSearches<T extends PollGroupKey>(
+  searches: readonly T[],
+): Map<string, { key: PollGroupKey; searches: T[] }> {
   const groups = new Map<string, { key: PollGroupKey; searches: T[] }>();
   for (const search of searches) {
     const id = formatGroupKey(search);
     const group = groups.get(id) ?? {
-      key: { countryCode: search.countryCode, productId: search.productId, storeId: search.storeId },
+      key: {
+        countryCode: search.countryCode,
+        productId: search.productId,
+        storeId: search.storeId,
+      },
       searches: [],
     };
     group.searches.push(search);
@@ -111,7 +117,11 @@ export function compareStaleness(a: PollTargetState, b: PollTargetState): number
  * where the just-in-time check skips them. A wrong guess costs nothing but order: every
  * due group stays in the plan.
  */
-export function planCycle(targets: readonly PollTargetState[], context: PollContext, hints?: CoverageHints): CyclePlan {
+export function planCycle(
+  targets: readonly PollTargetState[],
+  context: PollContext,
+  hints?: CoverageHints,
+): CyclePlan {
   const plan: CyclePlan = { due: [], skipped: [] };
   for (const target of [...targets].sort(compareStaleness)) {
     const decision = decidePoll(target, context);
@@ -126,15 +136,23 @@ export function planCycle(targets: readonly PollTargetState[], context: PollCont
 }
 
 /** Greedy set cover within each staleness bucket; `due` arrives stalest first. */
-function orderForCoverage(due: PollTargetState[], now: number, hints: CoverageHints): PollTargetState[] {
+function orderForCoverage(
+  due: PollTargetState[],
+  now: number,
+  hints: CoverageHints,
+): PollTargetState[] {
   const bucketOf = (target: PollTargetState): number =>
-    target.lastCoveredAt === null ? Number.NEGATIVE_INFINITY : -Math.floor((now - target.lastCoveredAt) / Math.max(1, hints.intervalMs));
+    target.lastCoveredAt === null
+      ? Number.NEGATIVE_INFINITY
+      : -Math.floor((now - target.lastCoveredAt) / Math.max(1, hints.intervalMs));
   const byKey = new Map(due.map((target) => [formatGroupKey(target), target]));
   const expectedCovered = new Set<string>();
   const coverOf = (target: PollTargetState): string[] => {
     const neighbours = hints.neighbourIdsByStore.get(target.storeId) ?? [];
     return [target.storeId, ...neighbours]
-      .map((storeId) => formatGroupKey({ countryCode: target.countryCode, productId: target.productId, storeId }))
+      .map((storeId) =>
+        formatGroupKey({ countryCode: target.countryCode, productId: target.productId, storeId }),
+      )
       .filter((key) => byKey.has(key) && !expectedCovered.has(key));
   };
   const ordered: PollTargetState[] = [];
@@ -150,7 +168,7 @@ function orderForCoverage(due: PollTargetState[], now: number, hints: CoverageHi
       const gain = coverOf(candidate).length;
       (queues[gain] ??= []).push(candidate);
     }
-    for (let gain = queues.length - 1; gain >= 0; ) {
+    for (let gain = queues.length - 1; gain >= 0;) {
       const candidate = queues[gain]?.shift();
       if (candidate === undefined) {
         gain -= 1;
@@ -172,14 +190,23 @@ function orderForCoverage(due: PollTargetState[], now: number, hints: CoverageHi
 /** Marks every group of the answer's country and product whose store the answer listed as covered at `observedAt`. */
 export function applyCoverage(
   targets: Iterable<PollTargetState>,
-  answer: { countryCode: string; productId: string; storeIds: readonly string[]; observedAt: number },
+  answer: {
+    countryCode: string;
+    productId: string;
+    storeIds: readonly string[];
+    observedAt: number;
+  },
 ): PollTargetState[] {
   const listed = new Set(answer.storeIds);
   const covered: PollTargetState[] = [];
   for (const target of targets) {
-    const isSameProduct = target.countryCode === answer.countryCode && target.productId === answer.productId;
+    const isSameProduct =
+      target.countryCode === answer.countryCode && target.productId === answer.productId;
     if (isSameProduct && listed.has(target.storeId)) {
-      target.lastCoveredAt = Math.max(target.lastCoveredAt ?? Number.NEGATIVE_INFINITY, answer.observedAt);
+      target.lastCoveredAt = Math.max(
+        target.lastCoveredAt ?? Number.NEGATIVE_INFINITY,
+        answer.observedAt,
+      );
       covered.push(target);
     }
   }

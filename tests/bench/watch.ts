@@ -6,13 +6,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '#server/config.ts';
 import { createDatabase, type Db } from '#server/db/database.ts';
-import { ensureDatabase, startEmbeddedPostgres, type EmbeddedCluster } from '#server/db/embedded-postgres.ts';
+import {
+  ensureDatabase,
+  startEmbeddedPostgres,
+  type EmbeddedCluster,
+} from '#server/db/embedded-postgres.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { startAlertDelivery } from '#server/notify/delivery-worker.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
 import { runWatchCycle, startWatcher, type PollerDeps } from '#server/watch/index.ts';
-import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/watch/simulator/index.ts';
-import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, PRODUCT_TYPE_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
+import {
+  startUpstreamSimulator,
+  type RunningUpstreamSimulator,
+} from '#server/watch/simulator/index.ts';
+import {
+  COUNTRY_SEEDS,
+  PRODUCT_MODEL_SEEDS,
+  PRODUCT_TYPE_SEEDS,
+  STORE_SEEDS,
+} from '#shared/catalog/index.ts';
 import { createTokenBucketLimiter } from '#shared/upstream/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import { startSmtpSink } from '#tests/helpers/smtp-sink.ts';
@@ -40,14 +52,19 @@ function createRandom(seed: number): () => number {
 
 /** Every (store, product type) a search could watch, with the parts sold there. */
 function listCombos(): Combo[] {
-  const countryByLocale = new Map(COUNTRY_SEEDS.map((country) => [country.locale_code, country.country_code]));
+  const countryByLocale = new Map(
+    COUNTRY_SEEDS.map((country) => [country.locale_code, country.country_code]),
+  );
   const combos: Combo[] = [];
   for (const store of STORE_SEEDS) {
     const countryCode = countryByLocale.get(store.country_locale);
     if (countryCode === undefined) continue;
     for (const product of PRODUCT_TYPE_SEEDS) {
-      const parts = PRODUCT_MODEL_SEEDS.filter((m) => m.country_code === countryCode && m.product_id === product.product_id).map((m) => m.part_number);
-      if (parts.length > 0) combos.push({ storeId: store.store_id, countryCode, productId: product.product_id, parts });
+      const parts = PRODUCT_MODEL_SEEDS.filter(
+        (m) => m.country_code === countryCode && m.product_id === product.product_id,
+      ).map((m) => m.part_number);
+      if (parts.length > 0)
+        combos.push({ storeId: store.store_id, countryCode, productId: product.product_id, parts });
     }
   }
   return combos;
@@ -57,7 +74,12 @@ function listCombos(): Combo[] {
  * Inserts `count` searches: stores uniform, product types weighted 1/rank in catalog order
  * (launch demand piles onto a few models), two preferred parts each, nearby results on.
  */
-async function insertSearches(db: Db, count: number, random: () => number, isEmailOn: boolean): Promise<void> {
+async function insertSearches(
+  db: Db,
+  count: number,
+  random: () => number,
+  isEmailOn: boolean,
+): Promise<void> {
   const combos = listCombos();
   const products = [...new Set(combos.map((combo) => combo.productId))];
   const weights = products.map((_, index) => 1 / (index + 1));
@@ -74,7 +96,14 @@ async function insertSearches(db: Db, count: number, random: () => number, isEma
     const size = Math.min(500, count - start);
     const users = await db
       .insertInto('users')
-      .values(Array.from({ length: size }, (_, index) => ({ issuer: 'https://bench/', subject: `u${start + index}`, email: `u${start + index}@bench.test`, plan: 'better' as const })))
+      .values(
+        Array.from({ length: size }, (_, index) => ({
+          issuer: 'https://bench/',
+          subject: `u${start + index}`,
+          email: `u${start + index}@bench.test`,
+          plan: 'better' as const,
+        })),
+      )
       .returning('id')
       .execute();
     const rows = users.map((user) => {
@@ -85,19 +114,34 @@ async function insertSearches(db: Db, count: number, random: () => number, isEma
     });
     const searches = await db
       .insertInto('searches')
-      .values(rows.map(({ user, combo }) => ({ user_id: user.id, product_type: combo.productId, store_id: combo.storeId, include_nearby_store_results: true, send_text_updates: false, send_email_updates: isEmailOn })))
+      .values(
+        rows.map(({ user, combo }) => ({
+          user_id: user.id,
+          product_type: combo.productId,
+          store_id: combo.storeId,
+          include_nearby_store_results: true,
+          send_text_updates: false,
+          send_email_updates: isEmailOn,
+        })),
+      )
       .returning('id')
       .execute();
     const preferred = searches.flatMap((search, index) => {
       const parts = rows[index].combo.parts;
       const first = Math.floor(random() * parts.length);
-      return [...new Set([parts[first], parts[(first + 1) % parts.length]])].map((part_number) => ({ search_id: search.id, part_number }));
+      return [...new Set([parts[first], parts[(first + 1) % parts.length]])].map((part_number) => ({
+        search_id: search.id,
+        part_number,
+      }));
     });
     await db.insertInto('search_preferred_models').values(preferred).execute();
   }
 }
 
-async function openBenchDatabase(cluster: EmbeddedCluster, name: string): Promise<{ db: Db; url: string }> {
+async function openBenchDatabase(
+  cluster: EmbeddedCluster,
+  name: string,
+): Promise<{ db: Db; url: string }> {
   await ensureDatabase(cluster, name);
   const url = cluster.connectionString(name);
   const db = createDatabase(url, 10);
@@ -111,14 +155,31 @@ async function measureRequestsPerCycle(cluster: EmbeddedCluster, count: number):
   let clock = Date.UTC(2026, 0, 15, 12);
   const now = (): number => clock;
   const simulator = await startUpstreamSimulator({
-    port: await getFreePort(), seed: 3, changeEverySeconds: 300, stores: STORE_SEEDS, models: PRODUCT_MODEL_SEEDS, countries: COUNTRY_SEEDS, now,
+    port: await getFreePort(),
+    seed: 3,
+    changeEverySeconds: 300,
+    stores: STORE_SEEDS,
+    models: PRODUCT_MODEL_SEEDS,
+    countries: COUNTRY_SEEDS,
+    now,
   });
   try {
     await insertSearches(db, count, createRandom(count), true);
     const deps: PollerDeps = {
-      db, fetch: (url, init) => fetch(url, init), now, random: () => 0.5,
-      limiter: createTokenBucketLimiter({ capacity: 1e6, refillPerSecond: 1e6, now, sleep: () => Promise.resolve() }),
-      baseUrl: simulator.url, shape: 'fulfillment-messages', intervalMs: 60_000, quietWindowMs: 30 * 60_000,
+      db,
+      fetch: (url, init) => fetch(url, init),
+      now,
+      random: () => 0.5,
+      limiter: createTokenBucketLimiter({
+        capacity: 1e6,
+        refillPerSecond: 1e6,
+        now,
+        sleep: () => Promise.resolve(),
+      }),
+      baseUrl: simulator.url,
+      shape: 'fulfillment-messages',
+      intervalMs: 60_000,
+      quietWindowMs: 30 * 60_000,
     };
     const requests: number[] = [];
     let groups = 0;
@@ -142,14 +203,25 @@ async function measureRequestsPerCycle(cluster: EmbeddedCluster, count: number):
 }
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+  return (
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+  );
 }
 
-async function measureFlipToEmail(cluster: EmbeddedCluster, count: number, dataDir: string): Promise<void> {
+async function measureFlipToEmail(
+  cluster: EmbeddedCluster,
+  count: number,
+  dataDir: string,
+): Promise<void> {
   const { db, url } = await openBenchDatabase(cluster, `bench_latency_${count}`);
   const random = createRandom(42);
   const simulator: RunningUpstreamSimulator = await startUpstreamSimulator({
-    port: await getFreePort(), seed: 5, changeEverySeconds: 365 * 24 * 3600, stores: STORE_SEEDS, models: PRODUCT_MODEL_SEEDS, countries: COUNTRY_SEEDS,
+    port: await getFreePort(),
+    seed: 5,
+    changeEverySeconds: 365 * 24 * 3600,
+    stores: STORE_SEEDS,
+    models: PRODUCT_MODEL_SEEDS,
+    countries: COUNTRY_SEEDS,
   });
   const smtp = await startSmtpSink();
   const silent = (): undefined => undefined;
@@ -165,28 +237,74 @@ async function measureFlipToEmail(cluster: EmbeddedCluster, count: number, dataD
     if (probes.some((probe) => probe.storeId === combo.storeId && probe.part === part)) continue;
     simulator.setStatus(combo.storeId, part, 'unavailable');
     const email = `probe${index}@bench.test`;
-    const user = await db.insertInto('users').values({ issuer: 'https://bench/', subject: `probe${index}`, email, plan: 'better' }).returning('id').executeTakeFirstOrThrow();
-    const search = await db.insertInto('searches').values({ user_id: user.id, product_type: combo.productId, store_id: combo.storeId, send_text_updates: false }).returning('id').executeTakeFirstOrThrow();
-    await db.insertInto('search_preferred_models').values({ search_id: search.id, part_number: part }).execute();
+    const user = await db
+      .insertInto('users')
+      .values({ issuer: 'https://bench/', subject: `probe${index}`, email, plan: 'better' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const search = await db
+      .insertInto('searches')
+      .values({
+        user_id: user.id,
+        product_type: combo.productId,
+        store_id: combo.storeId,
+        send_text_updates: false,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('search_preferred_models')
+      .values({ search_id: search.id, part_number: part })
+      .execute();
     probes.push({ email, storeId: combo.storeId, part });
   }
   // Warm up in this process without pacing: every group asked once, first sightings alerted.
   await runWatchCycle({
-    db, fetch: (input, init) => fetch(input, init), now: Date.now, random: Math.random,
-    limiter: createTokenBucketLimiter({ capacity: 1e6, refillPerSecond: 1e6, now: Date.now, sleep: () => Promise.resolve() }),
-    baseUrl: simulator.url, shape: 'fulfillment-messages', intervalMs: LATENCY_POLL_SECONDS * 1000, quietWindowMs: 30 * 60_000,
+    db,
+    fetch: (input, init) => fetch(input, init),
+    now: Date.now,
+    random: Math.random,
+    limiter: createTokenBucketLimiter({
+      capacity: 1e6,
+      refillPerSecond: 1e6,
+      now: Date.now,
+      sleep: () => Promise.resolve(),
+    }),
+    baseUrl: simulator.url,
+    shape: 'fulfillment-messages',
+    intervalMs: LATENCY_POLL_SECONDS * 1000,
+    quietWindowMs: 30 * 60_000,
   });
-  const config = loadConfig({ SHELFWATCH_DATA_DIR: dataDir, PUBLIC_URL: 'https://shelfwatch.test', SMTP_URL: smtp.url });
-  const delivery = await startAlertDelivery({ db, config, databaseUrl: url, logger: { info: silent, warn: silent, error: silent }, batchSize: 50 });
+  const config = loadConfig({
+    SHELFWATCH_DATA_DIR: dataDir,
+    PUBLIC_URL: 'https://shelfwatch.test',
+    SMTP_URL: smtp.url,
+  });
+  const delivery = await startAlertDelivery({
+    db,
+    config,
+    databaseUrl: url,
+    logger: { info: silent, warn: silent, error: silent },
+    batchSize: 50,
+  });
   const watcher = await startWatcher({
-    db, connectionString: url, baseUrl: simulator.url, pollIntervalSeconds: LATENCY_POLL_SECONDS,
-    upstreamRatePerMinute: LATENCY_RATE_PER_MINUTE, upstreamBurst: 10, quietWindowMinutes: 30,
+    db,
+    connectionString: url,
+    baseUrl: simulator.url,
+    pollIntervalSeconds: LATENCY_POLL_SECONDS,
+    upstreamRatePerMinute: LATENCY_RATE_PER_MINUTE,
+    upstreamBurst: 10,
+    quietWindowMinutes: 30,
   });
   try {
     // Let the first sightings (already-available preferred parts) be alerted and delivered.
     await waitUntil(async () => {
       const targets = await db.selectFrom('poll_targets').select('last_requested_at').execute();
-      const pending = await db.selectFrom('alert_outbox').select('id').where('status', 'in', ['pending', 'sending']).execute();
+      const pending = await db
+        .selectFrom('alert_outbox')
+        .select('id')
+        .where('status', 'in', ['pending', 'sending'])
+        .execute();
       return targets.every((target) => target.last_requested_at !== null) && pending.length === 0;
     }, 600_000);
     const latencies: number[] = [];
@@ -194,7 +312,14 @@ async function measureFlipToEmail(cluster: EmbeddedCluster, count: number, dataD
       const seen = smtp.messages.length;
       const flippedAt = Date.now();
       simulator.setStatus(probe.storeId, probe.part, 'available');
-      await waitUntil(() => Promise.resolve(smtp.messages.slice(seen).some((message) => message.envelopeTo.includes(probe.email))), 300_000, 10);
+      await waitUntil(
+        () =>
+          Promise.resolve(
+            smtp.messages.slice(seen).some((message) => message.envelopeTo.includes(probe.email)),
+          ),
+        300_000,
+        10,
+      );
       latencies.push(Date.now() - flippedAt);
       process.stdout.write('.');
     }
@@ -213,7 +338,11 @@ async function measureFlipToEmail(cluster: EmbeddedCluster, count: number, dataD
   }
 }
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, stepMs = 250): Promise<void> {
+async function waitUntil(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  stepMs = 250,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('benchmark step timed out');
@@ -224,11 +353,19 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, stepM
 async function main(): Promise<void> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-bench-'));
   await chmod(folder, 0o755);
-  const cluster = await startEmbeddedPostgres({ directory: path.join(folder, 'pg'), port: await getFreePort(), password: 'bench-only' });
+  const cluster = await startEmbeddedPostgres({
+    directory: path.join(folder, 'pg'),
+    port: await getFreePort(),
+    password: 'bench-only',
+  });
   try {
-    console.log(`Upstream requests per cycle (${STORE_SEEDS.length} seeded stores, ${PRODUCT_TYPE_SEEDS.length} product types; cycle 1 also asks every group once for its own neighbour list):`);
+    console.log(
+      `Upstream requests per cycle (${STORE_SEEDS.length} seeded stores, ${PRODUCT_TYPE_SEEDS.length} product types; cycle 1 also asks every group once for its own neighbour list):`,
+    );
     for (const count of SEARCH_COUNTS) await measureRequestsPerCycle(cluster, count);
-    console.log('Simulator flip to email at a real SMTP server (poller on pg-boss, outbox, delivery worker):');
+    console.log(
+      'Simulator flip to email at a real SMTP server (poller on pg-boss, outbox, delivery worker):',
+    );
     for (const count of SEARCH_COUNTS) await measureFlipToEmail(cluster, count, folder);
   } finally {
     await cluster.stop();

@@ -127,7 +127,11 @@ describe('signing in to the website through the embedded provider with auth0-spa
     expect(signedIn.user).toMatchObject({ sub: account.id, email: EMAIL });
 
     const verify = createTokenVerifier({ issuer: idp.issuer, audience: idp.audience });
-    await expect(verify(requireToken(signedIn.token))).resolves.toEqual({ issuer: idp.issuer, subject: account.id, email: EMAIL });
+    await expect(verify(requireToken(signedIn.token))).resolves.toEqual({
+      issuer: idp.issuer,
+      subject: account.id,
+      email: EMAIL,
+    });
     expect(tokenGrants).toEqual(['authorization_code']);
 
     const renewed = await page.evaluate(() =>
@@ -138,7 +142,9 @@ describe('signing in to the website through the embedded provider with auth0-spa
     expect(tokenGrants).toEqual(['authorization_code', 'refresh_token']);
 
     await page.evaluate(() => {
-      void (window as unknown as TestWindow).auth0Client.logout({ logoutParams: { returnTo: `${location.origin}/` } });
+      void (window as unknown as TestWindow).auth0Client.logout({
+        logoutParams: { returnTo: `${location.origin}/` },
+      });
     });
     await page.waitForURL(`${siteOrigin}/`);
     await waitForClient(page);

@@ -50,7 +50,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         callback();
         return;
       }
-      const error = Object.assign(new Error('Mail system temporarily unavailable, try later'), { responseCode: rejectCode });
+      const error = Object.assign(new Error('Mail system temporarily unavailable, try later'), {
+        responseCode: rejectCode,
+      });
       callback(error);
     },
     onData: (stream, session, callback) => {
@@ -61,7 +63,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         const record = async (): Promise<void> => {
           const parsed = await simpleParser(raw);
           messages.push({
-            envelopeFrom: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
+            envelopeFrom:
+              session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
             envelopeTo: session.envelope.rcptTo.map((address) => address.address),
             raw,
             parsed,
@@ -126,7 +129,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       const deadline = Date.now() + timeoutMs;
       while (messages.length < count) {
         if (Date.now() > deadline) {
-          throw new Error(`SMTP sink got ${messages.length} of ${count} messages within ${timeoutMs} ms`);
+          throw new Error(
+            `SMTP sink got ${messages.length} of ${count} messages within ${timeoutMs} ms`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
       }

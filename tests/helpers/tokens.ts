@@ -57,7 +57,11 @@ export async function startTestIdentityProvider(
     clientId: EMBEDDED_CLIENT_ID,
     audience: TEST_API_AUDIENCE,
     issueAccessToken: (claims) =>
-      signToken(signingKey, storedKey.kid, { issuer: provider.issuer, audience: TEST_API_AUDIENCE, ...claims }),
+      signToken(signingKey, storedKey.kid, {
+        issuer: provider.issuer,
+        audience: TEST_API_AUDIENCE,
+        ...claims,
+      }),
     issueForeignToken: async (claims) =>
       signToken(await (foreignKey ??= generateRsaKey()), claims.kid ?? 'foreign-key', {
         issuer: 'https://attacker.example/',

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 
 /** A message the stand-in accepted, as Twilio would have queued it. */
-export type StandInMessage = { sid: string; accountSid: string; to: string; from: string; body: string };
+export type StandInMessage = {
+  sid: string;
+  accountSid: string;
+  to: string;
+  from: string;
+  body: string;
+};
 
 /** An error the next create-message call answers with, in Twilio's error shape. */
 export type StandInFailure = { status: number; code: number; message: string };
@@ -47,7 +53,11 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
     request.on('end', () => {
       const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(request.url ?? '');
       if (request.method !== 'POST' || match === null) {
-        answerError(response, { status: 404, code: 20404, message: 'The requested resource was not found' });
+        answerError(response, {
+          status: 404,
+          code: 20404,
+          message: 'The requested resource was not found',
+        });
         return;
       }
       const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
@@ -55,8 +65,14 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
         answerError(response, { status: 401, code: 20003, message: 'Authenticate' });
         return;
       }
-      if (!(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-        answerError(response, { status: 400, code: 20001, message: 'Expected a form-encoded body' });
+      if (
+        !(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+      ) {
+        answerError(response, {
+          status: 400,
+          code: 20001,
+          message: 'Expected a form-encoded body',
+        });
         return;
       }
       const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
@@ -64,11 +80,19 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
       const from = form.get('From');
       const body = form.get('Body');
       if (to === null || to === '') {
-        answerError(response, { status: 400, code: 21604, message: "A 'To' phone number is required." });
+        answerError(response, {
+          status: 400,
+          code: 21604,
+          message: "A 'To' phone number is required.",
+        });
         return;
       }
       if (from === null || body === null) {
-        answerError(response, { status: 400, code: 21603, message: "A 'From' phone number and a 'Body' are required." });
+        answerError(response, {
+          status: 400,
+          code: 21603,
+          message: "A 'From' phone number and a 'Body' are required.",
+        });
         return;
       }
       const failure = failures.shift();
@@ -97,7 +121,9 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
         price_unit: 'USD',
         sid,
         status: 'queued',
-        subresource_uris: { media: `/2010-04-01/Accounts/${accountSid}/Messages/${sid}/Media.json` },
+        subresource_uris: {
+          media: `/2010-04-01/Accounts/${accountSid}/Messages/${sid}/Media.json`,
+        },
         to,
         uri: `/2010-04-01/Accounts/${accountSid}/Messages/${sid}.json`,
       });

@@ -131,7 +131,14 @@ export async function insertReverseNeighbours(
   }
   await db
     .insertInto('store_neighbours')
-    .values(rows.map((n) => ({ store_id: n.neighbour_store_id, neighbour_store_id: storeId, distance_miles: n.distance_miles, observed_at: observedAt })))
+    .values(
+      rows.map((n) => ({
+        store_id: n.neighbour_store_id,
+        neighbour_store_id: storeId,
+        distance_miles: n.distance_miles,
+        observed_at: observedAt,
+      })),
+    )
     .onConflict((conflict) => conflict.columns(['store_id', 'neighbour_store_id']).doNothing())
     .execute();
 }
@@ -146,7 +153,14 @@ export async function insertUnknownSnapshots(
   }
   await db
     .insertInto('availability_snapshots')
-    .values(rows.map((row) => ({ ...row, status: 'unknown' as const, pickup_quote: null, changed_at: row.observed_at })))
+    .values(
+      rows.map((row) => ({
+        ...row,
+        status: 'unknown' as const,
+        pickup_quote: null,
+        changed_at: row.observed_at,
+      })),
+    )
     .onConflict((conflict) => conflict.columns(['store_id', 'part_number']).doNothing())
     .execute();
 }
@@ -156,13 +170,18 @@ export async function insertUnknownSnapshots(
  * one store cannot both see the old status and record (and alert on) the same change twice.
  * Locks are taken in sorted order so concurrent transactions cannot deadlock.
  */
-export async function lockStoresForUpdate(trx: Executor, storeIds: readonly string[]): Promise<void> {
+export async function lockStoresForUpdate(
+  trx: Executor,
+  storeIds: readonly string[],
+): Promise<void> {
   const keys = [...new Set(storeIds)].sort().map((storeId) => `shelfwatch:store:${storeId}`);
   if (keys.length === 0) {
     return;
   }
   // One round trip; the sorted subquery fixes the order the locks are taken in.
-  await sql`select count(pg_advisory_xact_lock(hashtext(key))) from (select unnest(${keys}::text[]) as key order by 1) as sorted`.execute(trx);
+  await sql`select count(pg_advisory_xact_lock(hashtext(key))) from (select unnest(${keys}::text[]) as key order by 1) as sorted`.execute(
+    trx,
+  );
 }
 
 /** Appends status changes to the restock history; returns the rows with their ids. */
@@ -173,11 +192,20 @@ export async function insertAvailabilityEvents(
   if (rows.length === 0) {
     return [];
   }
-  return await db.insertInto('availability_events').values([...rows]).returningAll().execute();
+  return await db
+    .insertInto('availability_events')
+    .values([...rows])
+    .returningAll()
+    .execute();
 }
 
 /** Changes of one part at one store after `after`, oldest first. */
-export async function listEventsAfter(db: Executor, storeId: string, partNumber: string, after: Date): Promise<AvailabilityEventRow[]> {
+export async function listEventsAfter(
+  db: Executor,
+  storeId: string,
+  partNumber: string,
+  after: Date,
+): Promise<AvailabilityEventRow[]> {
   return await db
     .selectFrom('availability_events')
     .selectAll()
@@ -192,7 +220,12 @@ export async function listEventsAfter(db: Executor, storeId: string, partNumber:
 /** Restock history of parts at stores since `since`, newest first, at most `limit` rows. */
 export async function listEventsForStores(
   db: Executor,
-  query: { storeIds: readonly string[]; partNumbers: readonly string[]; since: Date; limit: number },
+  query: {
+    storeIds: readonly string[];
+    partNumbers: readonly string[];
+    since: Date;
+    limit: number;
+  },
 ): Promise<AvailabilityEventRow[]> {
   if (query.storeIds.length === 0 || query.partNumbers.length === 0) {
     return [];
@@ -232,7 +265,11 @@ export async function countRestocksByDay(
 }
 
 /** The nearest `perStore` known neighbours of each store, nearest first (the planner's coverage guess). */
-export async function listNearestNeighbourIds(db: Executor, storeIds: readonly string[], perStore: number): Promise<Map<string, string[]>> {
+export async function listNearestNeighbourIds(
+  db: Executor,
+  storeIds: readonly string[],
+  perStore: number,
+): Promise<Map<string, string[]>> {
   const byStore = new Map<string, string[]>();
   if (storeIds.length === 0) {
     return byStore;

@@ -26,7 +26,9 @@ export async function syncPollTargets(db: Executor, now: Date): Promise<number> 
         .select(sql<Date>`${now}::timestamptz`.as('next_due_at'))
         .distinct(),
     )
-    .onConflict((conflict) => conflict.columns(['country_code', 'product_id', 'store_id']).doNothing())
+    .onConflict((conflict) =>
+      conflict.columns(['country_code', 'product_id', 'store_id']).doNothing(),
+    )
     .execute();
   await db
     .deleteFrom('poll_targets')
@@ -42,7 +44,10 @@ export async function syncPollTargets(db: Executor, now: Date): Promise<number> 
       ),
     )
     .execute();
-  const row = await db.selectFrom('poll_targets').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('poll_targets')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -52,7 +57,10 @@ export async function listPollTargets(db: Executor): Promise<PollTargetRow[]> {
 }
 
 /** One poll target, or undefined when no search needs it any more. */
-export async function findPollTarget(db: Executor, key: PollTargetKey): Promise<PollTargetRow | undefined> {
+export async function findPollTarget(
+  db: Executor,
+  key: PollTargetKey,
+): Promise<PollTargetRow | undefined> {
   return await db
     .selectFrom('poll_targets')
     .selectAll()
@@ -65,12 +73,19 @@ export async function findPollTarget(db: Executor, key: PollTargetKey): Promise<
 /** Records that an answer listed these stores for the product: their targets count as covered. */
 export async function markTargetsCovered(
   db: Executor,
-  coverage: { country_code: string; product_id: string; store_ids: readonly string[]; covered_at: Date },
+  coverage: {
+    country_code: string;
+    product_id: string;
+    store_ids: readonly string[];
+    covered_at: Date;
+  },
 ): Promise<number> {
   if (coverage.store_ids.length === 0) return 0;
   const result = await db
     .updateTable('poll_targets')
-    .set({ last_covered_at: sql<Date>`greatest(coalesce(last_covered_at, ${coverage.covered_at}), ${coverage.covered_at})` })
+    .set({
+      last_covered_at: sql<Date>`greatest(coalesce(last_covered_at, ${coverage.covered_at}), ${coverage.covered_at})`,
+    })
     .where('country_code', '=', coverage.country_code)
     .where('product_id', '=', coverage.product_id)
     .where('store_id', 'in', coverage.store_ids)
@@ -79,10 +94,19 @@ export async function markTargetsCovered(
 }
 
 /** Records a target's own successful request: failures reset, due again at once. */
-export async function recordTargetSuccess(db: Executor, key: PollTargetKey, at: Date): Promise<void> {
+export async function recordTargetSuccess(
+  db: Executor,
+  key: PollTargetKey,
+  at: Date,
+): Promise<void> {
   await db
     .updateTable('poll_targets')
-    .set({ last_requested_at: at, consecutive_failures: 0, last_failure_kind: null, next_due_at: at })
+    .set({
+      last_requested_at: at,
+      consecutive_failures: 0,
+      last_failure_kind: null,
+      next_due_at: at,
+    })
     .where('country_code', '=', key.country_code)
     .where('product_id', '=', key.product_id)
     .where('store_id', '=', key.store_id)
@@ -115,14 +139,27 @@ export async function listUpstreamHosts(db: Executor): Promise<UpstreamHostRow[]
 }
 
 /** One upstream host, or undefined before its first request. */
-export async function findUpstreamHost(db: Executor, host: string): Promise<UpstreamHostRow | undefined> {
-  return await db.selectFrom('upstream_hosts').selectAll().where('host', '=', host).executeTakeFirst();
+export async function findUpstreamHost(
+  db: Executor,
+  host: string,
+): Promise<UpstreamHostRow | undefined> {
+  return await db
+    .selectFrom('upstream_hosts')
+    .selectAll()
+    .where('host', '=', host)
+    .executeTakeFirst();
 }
 
 /** Logs one upstream request and updates the host's health; a cool-down only ever extends. */
 export async function recordUpstreamRequest(
   db: Executor,
-  request: { host: string; requestedAt: Date; durationMs: number; failureKind: string | null; coolDownUntil: Date | null },
+  request: {
+    host: string;
+    requestedAt: Date;
+    durationMs: number;
+    failureKind: string | null;
+    coolDownUntil: Date | null;
+  },
 ): Promise<void> {
   const isSuccess = request.failureKind === null;
   await db
@@ -164,7 +201,10 @@ export async function recordUpstreamRequest(
 
 /** Deletes request log rows older than `before`; returns how many. */
 export async function pruneUpstreamRequests(db: Executor, before: Date): Promise<number> {
-  const result = await db.deleteFrom('upstream_requests').where('requested_at', '<', before).executeTakeFirst();
+  const result = await db
+    .deleteFrom('upstream_requests')
+    .where('requested_at', '<', before)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -178,7 +218,9 @@ export async function countRecentRequests(
     .select('host')
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .select(sql<number>`count(*) filter (where not is_success)`.as('failures'))
-    .select(sql<Date | null>`min(requested_at) filter (where not is_success)`.as('first_failure_at'))
+    .select(
+      sql<Date | null>`min(requested_at) filter (where not is_success)`.as('first_failure_at'),
+    )
     .where('requested_at', '>=', since)
     .groupBy('host')
     .execute();
@@ -186,7 +228,11 @@ export async function countRecentRequests(
 }
 
 /** Earliest failed request (to `host`, or any) after `after`: when checks started failing; null if none. */
-export async function findFirstFailureAfter(db: Executor, host: string | null, after: Date | null): Promise<Date | null> {
+export async function findFirstFailureAfter(
+  db: Executor,
+  host: string | null,
+  after: Date | null,
+): Promise<Date | null> {
   let query = db
     .selectFrom('upstream_requests')
     .select((eb) => eb.fn.min('requested_at').as('first'))
@@ -243,8 +289,16 @@ export async function listAlertCandidates(
     ])
     .select(sql<boolean>`u.email is not null and u.email <> ''`.as('has_email'))
     .select(sql<boolean>`u.phone_number is not null and u.phone_number <> ''`.as('has_phone'))
-    .select(sql<boolean>`exists (select 1 from push_subscriptions p where p.user_id = u.id)`.as('has_push_subscription'))
-    .select(sql<number>`case when s.store_id = ${query.storeId} then 0 else n.distance_miles end`.as('distance_miles'))
+    .select(
+      sql<boolean>`exists (select 1 from push_subscriptions p where p.user_id = u.id)`.as(
+        'has_push_subscription',
+      ),
+    )
+    .select(
+      sql<number>`case when s.store_id = ${query.storeId} then 0 else n.distance_miles end`.as(
+        'distance_miles',
+      ),
+    )
     .where('s.product_type', '=', query.productId)
     .where((eb) =>
       eb.or([
@@ -252,7 +306,10 @@ export async function listAlertCandidates(
         eb.and([
           eb('s.include_nearby_store_results', '=', true),
           eb('n.distance_miles', 'is not', null),
-          eb.or([eb('s.max_distance_miles', 'is', null), eb('n.distance_miles', '<=', eb.ref('s.max_distance_miles'))]),
+          eb.or([
+            eb('s.max_distance_miles', 'is', null),
+            eb('n.distance_miles', '<=', eb.ref('s.max_distance_miles')),
+          ]),
         ]),
       ]),
     )
@@ -285,9 +342,18 @@ export async function recordAlerted(
   if (alerted.searchIds.length === 0) return;
   await db
     .insertInto('search_alert_state')
-    .values(alerted.searchIds.map((search_id) => ({ search_id, store_id: alerted.storeId, part_number: alerted.partNumber, last_alerted_at: alerted.at })))
+    .values(
+      alerted.searchIds.map((search_id) => ({
+        search_id,
+        store_id: alerted.storeId,
+        part_number: alerted.partNumber,
+        last_alerted_at: alerted.at,
+      })),
+    )
     .onConflict((conflict) =>
-      conflict.columns(['search_id', 'store_id', 'part_number']).doUpdateSet((eb) => ({ last_alerted_at: eb.ref('excluded.last_alerted_at') })),
+      conflict
+        .columns(['search_id', 'store_id', 'part_number'])
+        .doUpdateSet((eb) => ({ last_alerted_at: eb.ref('excluded.last_alerted_at') })),
     )
     .execute();
 }
@@ -297,7 +363,14 @@ export async function findAlertNames(
   db: Executor,
   query: { productId: string; partNumber: string; storeId: string; countryCode: string },
 ): Promise<
-  | { product_name: string; model_name: string | null; store_name: string; city: string; state_code: string | null; store_slug: string | null }
+  | {
+      product_name: string;
+      model_name: string | null;
+      store_name: string;
+      city: string;
+      state_code: string | null;
+      store_slug: string | null;
+    }
   | undefined
 > {
   return await db
@@ -309,7 +382,14 @@ export async function findAlertNames(
         .on('product_models.country_code', '=', query.countryCode)
         .on('product_models.part_number', '=', query.partNumber),
     )
-    .select(['product_types.product_name', 'product_models.display_name as model_name', 'stores.store_name', 'stores.city', 'stores.state_code', 'stores.store_slug'])
+    .select([
+      'product_types.product_name',
+      'product_models.display_name as model_name',
+      'stores.store_name',
+      'stores.city',
+      'stores.state_code',
+      'stores.store_slug',
+    ])
     .where('stores.store_id', '=', query.storeId)
     .executeTakeFirst();
 }

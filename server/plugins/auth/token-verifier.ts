@@ -43,7 +43,11 @@ const DISCOVERY_TIMEOUT_MS = 5000;
  * from the JWKS named by the issuer's discovery document (or `${issuer}.well-known/jwks.json`)
  * and are cached; an unknown `kid` triggers one refetch, rate-limited by jose.
  */
-export function createTokenVerifier(options: { issuer: string; audience: string; jwksUri?: string }): TokenVerifier {
+export function createTokenVerifier(options: {
+  issuer: string;
+  audience: string;
+  jwksUri?: string;
+}): TokenVerifier {
   const { issuer, audience } = options;
   let keys: JWTVerifyGetKey | undefined =
     options.jwksUri === undefined ? undefined : createRemoteJWKSet(new URL(options.jwksUri));
@@ -65,10 +69,15 @@ export function createTokenVerifier(options: { issuer: string; audience: string;
       if (typeof payload.sub !== 'string' || payload.sub === '') {
         throw new TokenRejectedError('missing-claim');
       }
-      const email = typeof payload.email === 'string' && payload.email !== '' ? payload.email : undefined;
-      return email === undefined ? { issuer, subject: payload.sub } : { issuer, subject: payload.sub, email };
+      const email =
+        typeof payload.email === 'string' && payload.email !== '' ? payload.email : undefined;
+      return email === undefined
+        ? { issuer, subject: payload.sub }
+        : { issuer, subject: payload.sub, email };
     } catch (error) {
-      throw error instanceof TokenRejectedError ? error : new TokenRejectedError(classifyFailure(error), { cause: error });
+      throw error instanceof TokenRejectedError
+        ? error
+        : new TokenRejectedError(classifyFailure(error), { cause: error });
     }
   };
 }
@@ -112,7 +121,10 @@ function classifyFailure(error: unknown): TokenRejectionReason {
   if (error instanceof errors.JOSEAlgNotAllowed) {
     return 'algorithm-not-allowed';
   }
-  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+  if (
+    error instanceof errors.JWKSNoMatchingKey ||
+    error instanceof errors.JWKSMultipleMatchingKeys
+  ) {
     return 'unknown-key';
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) {

@@ -13,7 +13,8 @@ const MAX_PASSWORD_LENGTH = 1024;
 export type IdpAccount = { id: string; email: string; isEmailVerified: boolean; createdAt: Date };
 
 /** Why an account could not be created or changed. */
-export type IdpAccountProblem = 'invalid-email' | 'password-too-short' | 'password-too-long' | 'email-taken';
+export type IdpAccountProblem =
+  'invalid-email' | 'password-too-short' | 'password-too-long' | 'email-taken';
 
 /** Thrown when account input is refused; `reason` is stable, the message is for people. */
 export class IdpAccountError extends Error {
@@ -44,7 +45,11 @@ export async function createIdpAccount(
   try {
     const row = await db
       .insertInto('idp_accounts')
-      .values({ email, password_hash: passwordHash, email_verified: input.isEmailVerified ?? false })
+      .values({
+        email,
+        password_hash: passwordHash,
+        email_verified: input.isEmailVerified ?? false,
+      })
       .returning(['id', 'email', 'email_verified', 'created_at'])
       .executeTakeFirstOrThrow();
     return toAccount(row);
@@ -57,7 +62,11 @@ export async function createIdpAccount(
 }
 
 /** Replaces an account's password; resolves false when the account does not exist. */
-export async function changeIdpPassword(db: Executor, accountId: string, password: string): Promise<boolean> {
+export async function changeIdpPassword(
+  db: Executor,
+  accountId: string,
+  password: string,
+): Promise<boolean> {
   if (!isUuid(accountId)) {
     return false;
   }
@@ -91,23 +100,38 @@ export async function verifyIdpCredentials(
   return row !== undefined && isMatch ? toAccount(row) : undefined;
 }
 
-type AccountRow = { id: string; email: string; email_verified: boolean; created_at: Date; password_hash?: string };
+type AccountRow = {
+  id: string;
+  email: string;
+  email_verified: boolean;
+  created_at: Date;
+  password_hash?: string;
+};
 
 async function selectAccount(
   db: Executor,
   by: { id: string } | { email: string },
 ): Promise<(AccountRow & { password_hash: string }) | undefined> {
-  const query = db.selectFrom('idp_accounts').select(['id', 'email', 'email_verified', 'created_at', 'password_hash']);
+  const query = db
+    .selectFrom('idp_accounts')
+    .select(['id', 'email', 'email_verified', 'created_at', 'password_hash']);
   if ('id' in by) {
     // Subjects arrive from cookies and tokens; a non-UUID would make PostgreSQL raise, not miss.
     return isUuid(by.id) ? await query.where('id', '=', by.id).executeTakeFirst() : undefined;
   }
   // lower(email) matches the unique index idp_accounts_email_key.
-  return await query.where(sql<string>`lower(email)`, '=', normaliseEmail(by.email)).executeTakeFirst();
+  return await query
+    .where(sql<string>`lower(email)`, '=', normaliseEmail(by.email))
+    .executeTakeFirst();
 }
 
 function toAccount(row: AccountRow): IdpAccount {
-  return { id: row.id, email: row.email, isEmailVerified: row.email_verified, createdAt: row.created_at };
+  return {
+    id: row.id,
+    email: row.email,
+    isEmailVerified: row.email_verified,
+    createdAt: row.created_at,
+  };
 }
 
 function normaliseEmail(email: string): string {
@@ -117,10 +141,16 @@ function normaliseEmail(email: string): string {
 function checkPassword(password: string): string {
   const normalised = password.normalize('NFKC');
   if ([...normalised].length < MIN_PASSWORD_LENGTH) {
-    throw new IdpAccountError('password-too-short', `Use at least ${MIN_PASSWORD_LENGTH} characters.`);
+    throw new IdpAccountError(
+      'password-too-short',
+      `Use at least ${MIN_PASSWORD_LENGTH} characters.`,
+    );
   }
   if (normalised.length > MAX_PASSWORD_LENGTH) {
-    throw new IdpAccountError('password-too-long', `Use at most ${MAX_PASSWORD_LENGTH} characters.`);
+    throw new IdpAccountError(
+      'password-too-long',
+      `Use at most ${MAX_PASSWORD_LENGTH} characters.`,
+    );
   }
   return normalised;
 }
@@ -150,17 +180,28 @@ export async function isPasswordMatch(password: string, storedHash: string): Pro
   const [N, r, p] = parts.slice(1, 4).map(Number);
   const salt = Buffer.from(parts[4], 'base64url');
   const expected = Buffer.from(parts[5], 'base64url');
-  if (![N, r, p].every(Number.isSafeInteger) || expected.length === 0 || password.length > MAX_PASSWORD_LENGTH) {
+  if (
+    ![N, r, p].every(Number.isSafeInteger) ||
+    expected.length === 0 ||
+    password.length > MAX_PASSWORD_LENGTH
+  ) {
     return false;
   }
   const actual = await deriveKey(password.normalize('NFKC'), salt, expected.length, { N, r, p });
   return timingSafeEqual(actual, expected);
 }
 
-async function deriveKey(password: string, salt: Buffer, length: number, cost: ScryptOptions): Promise<Buffer> {
+async function deriveKey(
+  password: string,
+  salt: Buffer,
+  length: number,
+  cost: ScryptOptions,
+): Promise<Buffer> {
   const maxmem = 256 * (cost.N ?? 0) * (cost.r ?? 0);
   return await new Promise((resolve, reject) => {
-    scrypt(password, salt, length, { ...cost, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password, salt, length, { ...cost, maxmem }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 

@@ -1,4 +1,10 @@
-import type { Account, ClientMetadata, Configuration, Grant, KoaContextWithOIDC } from 'oidc-provider';
+import type {
+  Account,
+  ClientMetadata,
+  Configuration,
+  Grant,
+  KoaContextWithOIDC,
+} from 'oidc-provider';
 import type { Db } from '#server/db/database.ts';
 import { findIdpAccount } from './accounts.ts';
 import type { OidcProviderModule } from './load-oidc-provider.ts';
@@ -48,7 +54,9 @@ export function buildClientMetadata(settings: ProviderSettings): ClientMetadata 
 export function buildProviderConfiguration(settings: ProviderSettings): Configuration {
   const { db, apiAudience, errors } = settings;
   const corsOrigins = new Set(
-    [...settings.siteOrigins, ...settings.extraRedirectUris].map((uri) => URL.parse(uri)?.origin ?? 'null'),
+    [...settings.siteOrigins, ...settings.extraRedirectUris].map(
+      (uri) => URL.parse(uri)?.origin ?? 'null',
+    ),
   );
   corsOrigins.delete('null');
   const siteHome = settings.siteOrigins[0];
@@ -84,7 +92,8 @@ export function buildProviderConfiguration(settings: ProviderSettings): Configur
           ctx.body = renderMessagePage({
             title: 'You are signed out',
             message: 'You have signed out of Shelfwatch.',
-            link: siteHome === undefined ? undefined : { href: siteHome, text: 'Back to Shelfwatch' },
+            link:
+              siteHome === undefined ? undefined : { href: siteHome, text: 'Back to Shelfwatch' },
           });
         },
       },
@@ -113,7 +122,8 @@ export function buildProviderConfiguration(settings: ProviderSettings): Configur
         },
       },
     },
-    clientBasedCORS: (_ctx, origin, client) => client.clientId === settings.clientId && corsOrigins.has(origin),
+    clientBasedCORS: (_ctx, origin, client) =>
+      client.clientId === settings.clientId && corsOrigins.has(origin),
     // The SDK asks for offline_access, but oidc-provider keeps it only with prompt=consent,
     // which the SDK never sends: issue refresh tokens to every client allowed the grant.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -124,7 +134,8 @@ export function buildProviderConfiguration(settings: ProviderSettings): Configur
     extraTokenClaims: async (_ctx, token) => {
       // The API learns the email from its access token, as from an Auth0 Action adding it.
       const accountId = 'accountId' in token ? token.accountId : undefined;
-      const account = accountId === undefined ? undefined : await findIdpAccount(db, { id: accountId });
+      const account =
+        accountId === undefined ? undefined : await findIdpAccount(db, { id: accountId });
       return account === undefined ? undefined : { email: account.email };
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -144,7 +155,8 @@ export function buildProviderConfiguration(settings: ProviderSettings): Configur
       Session: REFRESH_TOKEN_LIFETIME,
       Grant: REFRESH_TOKEN_LIFETIME,
       // A rotated token inherits what is left of its predecessor: the lifetime is absolute.
-      RefreshToken: (ctx) => ctx.oidc.entities.RotatedRefreshToken?.remainingTTL ?? REFRESH_TOKEN_LIFETIME,
+      RefreshToken: (ctx) =>
+        ctx.oidc.entities.RotatedRefreshToken?.remainingTTL ?? REFRESH_TOKEN_LIFETIME,
     },
   };
 }
@@ -156,7 +168,10 @@ function readAudienceParam(ctx: KoaContextWithOIDC): string | undefined {
 }
 
 /** Grants the first-party client its scopes without asking, as Auth0 does for it. */
-async function loadFirstPartyGrant(ctx: KoaContextWithOIDC, apiAudience: string): Promise<Grant | undefined> {
+async function loadFirstPartyGrant(
+  ctx: KoaContextWithOIDC,
+  apiAudience: string,
+): Promise<Grant | undefined> {
   const { client, account, session } = ctx.oidc;
   if (client === undefined || account === undefined || session === undefined) {
     return undefined;

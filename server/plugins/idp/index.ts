@@ -38,18 +38,25 @@ export type IdentityProviderOptions = {
 export type RunningIdentityProvider = { issuer: string; port: number; close(): Promise<void> };
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
-const defaultLogger: IdpLogger = { info: () => undefined, warn: (message) => console.warn(message) };
+const defaultLogger: IdpLogger = {
+  info: () => undefined,
+  warn: (message) => console.warn(message),
+};
 
 /**
  * Starts an OpenID provider that the unmodified @auth0/auth0-spa-js accepts as an Auth0
  * tenant (see reference/embedded-idp.md): code + PKCE, rotating refresh tokens, RS256 JWT
  * access tokens for the API, logout back to the site; state and keys in PostgreSQL.
  */
-export async function startIdentityProvider(options: IdentityProviderOptions): Promise<RunningIdentityProvider> {
+export async function startIdentityProvider(
+  options: IdentityProviderOptions,
+): Promise<RunningIdentityProvider> {
   const issuerUrl = new URL(options.issuer);
   // The SDK compares the ID token's iss with `${domain}/`, and routes assume the origin root.
   if (!options.issuer.endsWith('/') || issuerUrl.pathname !== '/') {
-    throw new Error(`The identity provider's issuer must be an origin with a trailing slash, not ${options.issuer}`);
+    throw new Error(
+      `The identity provider's issuer must be an origin with a trailing slash, not ${options.issuer}`,
+    );
   }
   const logger = options.logger ?? defaultLogger;
   const { Provider: OidcProvider, errors } = await loadOidcProvider(logger);
@@ -107,7 +114,11 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
 }
 
 /** Every route but the sign-in page goes to oidc-provider untouched, body stream included. */
-function passRequestsToProvider(scope: FastifyInstance, provider: Provider, logger: IdpLogger): Promise<void> {
+function passRequestsToProvider(
+  scope: FastifyInstance,
+  provider: Provider,
+  logger: IdpLogger,
+): Promise<void> {
   const handle = provider.callback();
   // oidc-provider parses its own bodies: keep Fastify from consuming the stream.
   scope.removeAllContentTypeParsers();

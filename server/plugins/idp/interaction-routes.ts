@@ -47,7 +47,10 @@ class LoginRateLimitedError extends Error {
  * must equal the one in oidc-provider's signed, SameSite=Lax interaction cookie (scoped to
  * /interaction/<uid>), which browsers do not send with cross-site POSTs.
  */
-export async function registerInteractionRoutes(app: FastifyInstance, options: InteractionRouteOptions): Promise<void> {
+export async function registerInteractionRoutes(
+  app: FastifyInstance,
+  options: InteractionRouteOptions,
+): Promise<void> {
   const { provider, db, logger, siteHome } = options;
   await app.register(formBody);
   await app.register(rateLimit, { global: false });
@@ -66,9 +69,14 @@ export async function registerInteractionRoutes(app: FastifyInstance, options: I
     },
   });
 
-  const homeLink = siteHome === undefined ? undefined : { href: siteHome, text: 'Back to Shelfwatch' };
+  const homeLink =
+    siteHome === undefined ? undefined : { href: siteHome, text: 'Back to Shelfwatch' };
   const sendPage = (reply: FastifyReply, status: number, html: string): FastifyReply =>
-    reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+    reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(html);
   const sendExpired = (reply: FastifyReply): FastifyReply =>
     sendPage(
       reply,
@@ -81,14 +89,19 @@ export async function registerInteractionRoutes(app: FastifyInstance, options: I
     );
 
   /** The pending login interaction named by the path, or undefined if cookie and path disagree. */
-  const findLoginInteraction = async (request: FastifyRequest, reply: FastifyReply): Promise<Interaction | undefined> => {
+  const findLoginInteraction = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<Interaction | undefined> => {
     const params = paramsSchema.safeParse(request.params);
     if (!params.success) {
       return undefined;
     }
     try {
       const details = await provider.interactionDetails(request.raw, reply.raw);
-      return details.uid === params.data.uid && details.prompt.name === 'login' ? details : undefined;
+      return details.uid === params.data.uid && details.prompt.name === 'login'
+        ? details
+        : undefined;
     } catch {
       // SessionNotFound: no or expired interaction cookie, or the interaction is gone.
       return undefined;
@@ -110,7 +123,11 @@ export async function registerInteractionRoutes(app: FastifyInstance, options: I
     return sendPage(
       reply,
       500,
-      renderMessagePage({ title: 'Something went wrong', message: 'Please try again.', link: homeLink }),
+      renderMessagePage({
+        title: 'Something went wrong',
+        message: 'Please try again.',
+        link: homeLink,
+      }),
     );
   });
 
@@ -123,7 +140,10 @@ export async function registerInteractionRoutes(app: FastifyInstance, options: I
     return sendPage(
       reply,
       200,
-      renderLoginPage({ uid: interaction.uid, email: typeof loginHint === 'string' ? loginHint : undefined }),
+      renderLoginPage({
+        uid: interaction.uid,
+        email: typeof loginHint === 'string' ? loginHint : undefined,
+      }),
     );
   });
 
@@ -136,8 +156,10 @@ export async function registerInteractionRoutes(app: FastifyInstance, options: I
           timeWindow: 60_000,
           // After body parsing, so the key can include the email being guessed at.
           hook: 'preHandler',
-          keyGenerator: (request) => `${request.ip}|${loginBodySchema.parse(request.body).email.trim().toLowerCase()}`,
-          errorResponseBuilder: (_request, context) => new LoginRateLimitedError(String(Math.ceil(context.ttl / 1000))),
+          keyGenerator: (request) =>
+            `${request.ip}|${loginBodySchema.parse(request.body).email.trim().toLowerCase()}`,
+          errorResponseBuilder: (_request, context) =>
+            new LoginRateLimitedError(String(Math.ceil(context.ttl / 1000))),
         },
       },
     },
@@ -148,11 +170,19 @@ export async function registerInteractionRoutes(app: FastifyInstance, options: I
       }
       const { email, password } = loginBodySchema.parse(request.body);
       if (email.trim() === '' || password === '') {
-        return sendPage(reply, 422, renderLoginPage({ uid: interaction.uid, email, error: 'Enter your email and password.' }));
+        return sendPage(
+          reply,
+          422,
+          renderLoginPage({ uid: interaction.uid, email, error: 'Enter your email and password.' }),
+        );
       }
       const account = await verifyIdpCredentials(db, email, password);
       if (account === undefined) {
-        return sendPage(reply, 422, renderLoginPage({ uid: interaction.uid, email, error: WRONG_CREDENTIALS_MESSAGE }));
+        return sendPage(
+          reply,
+          422,
+          renderLoginPage({ uid: interaction.uid, email, error: WRONG_CREDENTIALS_MESSAGE }),
+        );
       }
       const returnTo = await provider.interactionResult(
         request.raw,

@@ -21,7 +21,9 @@ async function importRoutingRuntimeWarning(logger: IdpLogger): Promise<OidcProvi
   console.warn = (...args: unknown[]): void => {
     const text = args.map(String).join(' ');
     if (text.includes('Unsupported runtime')) {
-      logger.info(`oidc-provider supports Node.js 22 and later officially; running on ${process.version}.`);
+      logger.info(
+        `oidc-provider supports Node.js 22 and later officially; running on ${process.version}.`,
+      );
       return;
     }
     originalWarn(...args);

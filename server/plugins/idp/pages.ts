@@ -61,7 +61,9 @@ export function renderLoginPage(options: { uid: string; email?: string; error?: 
   const email = options.email ?? '';
   const action = `/interaction/${encodeURIComponent(options.uid)}/login`;
   const alert =
-    options.error === undefined ? '' : `<div class="alert alert-danger" role="alert">${escapeHtml(options.error)}</div>`;
+    options.error === undefined
+      ? ''
+      : `<div class="alert alert-danger" role="alert">${escapeHtml(options.error)}</div>`;
   // Focus where the person will type next: the password once the email is known.
   const emailFocus = email === '' ? ' autofocus' : '';
   const passwordFocus = email === '' ? '' : ' autofocus';
@@ -84,7 +86,11 @@ ${alert}
 }
 
 /** A page with a heading, a sentence and an optional link back to the site. */
-export function renderMessagePage(options: { title: string; message: string; link?: { href: string; text: string } }): string {
+export function renderMessagePage(options: {
+  title: string;
+  message: string;
+  link?: { href: string; text: string };
+}): string {
   const link =
     options.link === undefined
       ? ''
@@ -103,7 +109,10 @@ ${link}`,
  * own markup (it carries the anti-forgery `xsrf` field bound to the session cookie).
  */
 export function renderLogoutPage(form: string): string {
-  const confirmed = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
+  const confirmed = form.replace(
+    '</form>',
+    '<input type="hidden" name="logout" value="yes"></form>',
+  );
   return renderPage(
     'Signing out',
     `<p class="lead">Signing you out…</p>

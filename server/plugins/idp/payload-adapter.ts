@@ -32,7 +32,8 @@ export async function upsertIdpPayload(
   payload: AdapterPayload,
   expiresIn: number | undefined,
 ): Promise<void> {
-  const expiresAt = expiresIn === undefined ? null : sql<Date>`now() + make_interval(secs => ${expiresIn})`;
+  const expiresAt =
+    expiresIn === undefined ? null : sql<Date>`now() + make_interval(secs => ${expiresIn})`;
   const columns = {
     payload: JSON.stringify(payload),
     grant_id: payload.grantId ?? null,
@@ -58,7 +59,9 @@ export async function findIdpPayload(
     .selectFrom('idp_payloads')
     .select(['payload', 'consumed_at'])
     .where('kind', '=', kind)
-    .where((where) => where.or([where('expires_at', 'is', null), where('expires_at', '>', sql<Date>`now()`)]));
+    .where((where) =>
+      where.or([where('expires_at', 'is', null), where('expires_at', '>', sql<Date>`now()`)]),
+    );
   if ('id' in by) {
     query = query.where('id', '=', by.id);
   } else if ('uid' in by) {
@@ -72,7 +75,9 @@ export async function findIdpPayload(
   }
   // The row holds exactly what oidc-provider handed to upsert, so its own type applies.
   const payload = row.payload as AdapterPayload;
-  return row.consumed_at === null ? payload : { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) };
+  return row.consumed_at === null
+    ? payload
+    : { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) };
 }
 
 /** Marks a code or token as used; oidc-provider then treats reuse as an attack. */
@@ -91,12 +96,23 @@ export async function destroyIdpPayload(db: Executor, kind: string, id: string):
 }
 
 /** Deletes every payload of this kind issued under a grant (logout of a grant, reuse detection). */
-export async function revokeIdpPayloadsByGrantId(db: Executor, kind: string, grantId: string): Promise<void> {
-  await db.deleteFrom('idp_payloads').where('grant_id', '=', grantId).where('kind', '=', kind).execute();
+export async function revokeIdpPayloadsByGrantId(
+  db: Executor,
+  kind: string,
+  grantId: string,
+): Promise<void> {
+  await db
+    .deleteFrom('idp_payloads')
+    .where('grant_id', '=', grantId)
+    .where('kind', '=', kind)
+    .execute();
 }
 
 /** Deletes expired payloads; reads already ignore them, this only reclaims space. */
 export async function purgeExpiredIdpPayloads(db: Executor): Promise<number> {
-  const result = await db.deleteFrom('idp_payloads').where('expires_at', '<=', sql<Date>`now()`).executeTakeFirst();
+  const result = await db
+    .deleteFrom('idp_payloads')
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

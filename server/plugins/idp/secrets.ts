@@ -47,7 +47,9 @@ const cookieKeysSchema = z.array(z.string().min(32)).min(1);
  * and sessions must survive restarts, and every API instance must see the same `kid`.
  */
 export async function loadOrCreateSigningKeys(db: Executor): Promise<PrivateRsaJwk[]> {
-  const stored = await loadOrCreateSecret(db, SIGNING_KEYS_SECRET, async () => ({ keys: [await generateSigningKey()] }));
+  const stored = await loadOrCreateSecret(db, SIGNING_KEYS_SECRET, async () => ({
+    keys: [await generateSigningKey()],
+  }));
   return signingKeysSchema.parse(stored).keys;
 }
 
@@ -61,13 +63,25 @@ export async function loadOrCreateCookieKeys(db: Executor): Promise<string[]> {
 
 /** The current signing key if one was generated yet (tests sign tokens with it). */
 export async function findSigningKey(db: Executor): Promise<PrivateRsaJwk | undefined> {
-  const row = await db.selectFrom('app_secrets').select('value').where('name', '=', SIGNING_KEYS_SECRET).executeTakeFirst();
+  const row = await db
+    .selectFrom('app_secrets')
+    .select('value')
+    .where('name', '=', SIGNING_KEYS_SECRET)
+    .executeTakeFirst();
   return row === undefined ? undefined : signingKeysSchema.parse(row.value).keys[0];
 }
 
 /** Reads a secret, creating it first if absent; concurrent first starts agree on one value. */
-async function loadOrCreateSecret(db: Executor, name: string, generate: () => Promise<unknown>): Promise<unknown> {
-  const existing = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirst();
+async function loadOrCreateSecret(
+  db: Executor,
+  name: string,
+  generate: () => Promise<unknown>,
+): Promise<unknown> {
+  const existing = await db
+    .selectFrom('app_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst();
   if (existing !== undefined) {
     return existing.value;
   }
@@ -78,7 +92,11 @@ async function loadOrCreateSecret(db: Executor, name: string, generate: () => Pr
     .onConflict((conflict) => conflict.column('name').doNothing())
     .execute();
   // Read back rather than trust the candidate: another process may have won the insert.
-  const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('app_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
   return row.value;
 }
 

@@ -11,15 +11,26 @@ export const MAX_FAULT_SECONDS = 86_400;
 
 /** Body of POST /_sim/stock. */
 export const stockChangeSchema = z.object({
-  store_id: z.string().trim().toUpperCase().regex(/^R\d{3,4}$/, 'must be an Apple store number such as R072'),
-  part_number: z.string().trim().min(1, 'must not be empty').max(32, 'must be at most 32 characters'),
+  store_id: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^R\d{3,4}$/, 'must be an Apple store number such as R072'),
+  part_number: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(32, 'must be at most 32 characters'),
   status: z.enum(['available', 'unavailable', 'ineligible']),
 });
 
 /** Body of POST /_sim/fault. */
 export const faultSchema = z.object({
   kind: z.enum(FAULT_KINDS),
-  seconds: z.number().positive('must be more than 0').max(MAX_FAULT_SECONDS, `must be at most ${MAX_FAULT_SECONDS}`),
+  seconds: z
+    .number()
+    .positive('must be more than 0')
+    .max(MAX_FAULT_SECONDS, `must be at most ${MAX_FAULT_SECONDS}`),
   retry_after_seconds: z.number().int().min(0).max(MAX_FAULT_SECONDS).optional(),
 });
 
@@ -35,7 +46,8 @@ export function registerControlRoutes(
     if (!parsed.success) return sendInvalid(reply, parsed.error);
     const { store_id: storeId, part_number: partNumber, status } = parsed.data;
     const store = catalog.findAnyStore(storeId);
-    if (store === undefined) return sendError(reply, 404, 'not_found', `No seeded store ${storeId}`, 'store_id');
+    if (store === undefined)
+      return sendError(reply, 404, 'not_found', `No seeded store ${storeId}`, 'store_id');
     if (catalog.findModel(store.countryCode, partNumber) === undefined) {
       const message = `Part ${partNumber} is not sold in ${store.countryCode}, the country of ${storeId}`;
       return sendError(reply, 404, 'not_found', message, 'part_number');
@@ -49,7 +61,11 @@ export function registerControlRoutes(
   app.post('/_sim/fault', async (request, reply) => {
     const parsed = faultSchema.safeParse(request.body ?? {});
     if (!parsed.success) return sendInvalid(reply, parsed.error);
-    const fault = state.setFault(parsed.data.kind, parsed.data.seconds, parsed.data.retry_after_seconds);
+    const fault = state.setFault(
+      parsed.data.kind,
+      parsed.data.seconds,
+      parsed.data.retry_after_seconds,
+    );
     return describeFault(fault, state.now());
   });
 
@@ -96,7 +112,13 @@ function describeFault(
 function sendInvalid(reply: FastifyReply, error: z.ZodError): FastifyReply {
   const issue = error.issues[0];
   const field = issue !== undefined && issue.path.length > 0 ? issue.path.join('.') : 'body';
-  return sendError(reply, 400, 'invalid_input', `${field}: ${issue?.message ?? 'invalid input'}`, field);
+  return sendError(
+    reply,
+    400,
+    'invalid_input',
+    `${field}: ${issue?.message ?? 'invalid input'}`,
+    field,
+  );
 }
 
 /** Sends the API's error body. */
@@ -107,5 +129,7 @@ export function sendError(
   message: string,
   field?: string,
 ): FastifyReply {
-  return reply.code(statusCode).send(field === undefined ? { reason, message } : { reason, message, field });
+  return reply
+    .code(statusCode)
+    .send(field === undefined ? { reason, message } : { reason, message, field });
 }

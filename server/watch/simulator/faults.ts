@@ -13,7 +13,10 @@ export const SLOW_FAULT_MAX_DELAY_MS = 25_000;
 // How often a held answer looks again whether its fault has ended or been cleared.
 const SLOW_FAULT_CHECK_MS = 100;
 
-const HTML_HEADERS = { 'content-type': 'text/html; charset=UTF-8', 'cache-control': 'no-cache, no-store' };
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=UTF-8',
+  'cache-control': 'no-cache, no-store',
+};
 
 /** The error page Apple's edge serves to callers it refuses or cannot serve. */
 export function renderErrorPage(): string {
@@ -33,7 +36,10 @@ export function renderErrorPage(): string {
 }
 
 /** HTTP 541 or 503 with the error page, and Retry-After only when one was configured. */
-export function buildBlockedReply(status: 541 | 503, retryAfterSeconds: number | undefined): RawReply {
+export function buildBlockedReply(
+  status: 541 | 503,
+  retryAfterSeconds: number | undefined,
+): RawReply {
   const headers: Record<string, string> = { ...HTML_HEADERS };
   if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
   return { status, headers, body: renderErrorPage() };

@@ -47,7 +47,9 @@ export type RunningUpstreamSimulator = {
 const BODY_LIMIT_BYTES = 4 * 1024;
 
 /** Starts the upstream simulator: Apple's two pickup endpoints plus the /_sim control API. */
-export async function startUpstreamSimulator(options: UpstreamSimulatorOptions): Promise<RunningUpstreamSimulator> {
+export async function startUpstreamSimulator(
+  options: UpstreamSimulatorOptions,
+): Promise<RunningUpstreamSimulator> {
   const catalog = buildSimCatalog(options.stores, options.models, options.countries);
   const state = createSimulatorState({
     seed: options.seed ?? 1,
@@ -57,9 +59,11 @@ export async function startUpstreamSimulator(options: UpstreamSimulatorOptions):
   const closing = new AbortController();
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
   app.setErrorHandler((error: FastifyError, _request, reply) => {
-    const statusCode = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    const statusCode =
+      typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     // Fastify's own 4xx: unreadable JSON, wrong content type, body over the limit.
-    if (statusCode < 500) return sendError(reply, statusCode, 'invalid_input', error.message, 'body');
+    if (statusCode < 500)
+      return sendError(reply, statusCode, 'invalid_input', error.message, 'body');
     return sendError(reply, 500, 'internal_error', 'Simulator error');
   });
   registerControlRoutes(app, { catalog, state });
@@ -70,7 +74,8 @@ export async function startUpstreamSimulator(options: UpstreamSimulatorOptions):
   await app.listen({ port: options.port, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const urlHost =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
   return {
     url: `http://${urlHost}:${port}`,
@@ -84,7 +89,8 @@ export async function startUpstreamSimulator(options: UpstreamSimulatorOptions):
       state.setOverride(store.store_id, partNumber.trim(), status);
     },
     injectFault: (kind, seconds) => {
-      if (!FAULT_KINDS.includes(kind) || !(seconds > 0)) throw new RangeError(`Bad fault ${kind} for ${seconds} s`);
+      if (!FAULT_KINDS.includes(kind) || !(seconds > 0))
+        throw new RangeError(`Bad fault ${kind} for ${seconds} s`);
       state.setFault(kind, seconds);
     },
     clearFault: () => {

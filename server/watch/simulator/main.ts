@@ -12,7 +12,9 @@ async function runSimulator(): Promise<void> {
     models: PRODUCT_MODEL_SEEDS,
     countries: COUNTRY_SEEDS,
   });
-  console.log(`Upstream simulator on ${simulator.url} (seed ${config.simulator.seed}); Ctrl-C stops it`);
+  console.log(
+    `Upstream simulator on ${simulator.url} (seed ${config.simulator.seed}); Ctrl-C stops it`,
+  );
   const stop = (): void => {
     simulator.close().then(
       () => process.exit(0),

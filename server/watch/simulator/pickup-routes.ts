@@ -10,7 +10,12 @@ import {
 } from './faults.ts';
 import type { SimCatalog, SimStore } from './sim-catalog.ts';
 import type { SimulatorState } from './sim-state.ts';
-import { buildErrorAnswer, buildStoresAnswer, type PartLine, type StoreRow } from './wire-format.ts';
+import {
+  buildErrorAnswer,
+  buildStoresAnswer,
+  type PartLine,
+  type StoreRow,
+} from './wire-format.ts';
 
 /** Everything the pickup routes read. */
 export type PickupRouteOptions = {
@@ -24,7 +29,10 @@ export type PickupRouteOptions = {
 export const NEARBY_STORE_LIMIT = 12;
 
 const PICKUP_PATH = /^(?:(.+)\/)?shop\/(fulfillment-messages|retail\/pickup-message)$/;
-const JSON_HEADERS = { 'content-type': 'application/json;charset=utf-8', 'cache-control': 'no-cache, no-store' };
+const JSON_HEADERS = {
+  'content-type': 'application/json;charset=utf-8',
+  'cache-control': 'no-cache, no-store',
+};
 
 type PickupQuery = Record<string, string | string[] | undefined>;
 
@@ -33,16 +41,25 @@ export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteO
   app.get('/*', async (request: FastifyRequest<{ Querystring: PickupQuery }>, reply) => {
     const path = request.url.split('?')[0]?.replace(/^\/+/, '') ?? '';
     const match = PICKUP_PATH.exec(path);
-    const countryCode = match === null ? undefined : options.catalog.findCountryByPath(match[1] ?? '');
+    const countryCode =
+      match === null ? undefined : options.catalog.findCountryByPath(match[1] ?? '');
     if (match === null || countryCode === undefined) {
-      return sendRaw(reply, { status: 404, headers: { 'content-type': 'text/html; charset=UTF-8' }, body: renderErrorPage() });
+      return sendRaw(reply, {
+        status: 404,
+        headers: { 'content-type': 'text/html; charset=UTF-8' },
+        body: renderErrorPage(),
+      });
     }
-    const shape: EndpointShape = match[2] === 'fulfillment-messages' ? 'fulfillment-messages' : 'pickup-message';
+    const shape: EndpointShape =
+      match[2] === 'fulfillment-messages' ? 'fulfillment-messages' : 'pickup-message';
     options.state.countRequest(shape);
 
     const fault = options.state.getActiveFault();
     if (fault?.kind === '541' || fault?.kind === '503') {
-      return sendRaw(reply, buildBlockedReply(fault.kind === '541' ? 541 : 503, fault.retryAfterSeconds));
+      return sendRaw(
+        reply,
+        buildBlockedReply(fault.kind === '541' ? 541 : 503, fault.retryAfterSeconds),
+      );
     }
     if (fault?.kind === 'html') return sendRaw(reply, buildHtmlReply());
     if (fault?.kind === 'slow') {
@@ -52,7 +69,11 @@ export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteO
     }
     const bodyText = JSON.stringify(answerPickup(options, shape, countryCode, request.query));
     const isMalformed = fault?.kind === 'malformed';
-    return sendRaw(reply, { status: 200, headers: JSON_HEADERS, body: isMalformed ? truncateJson(bodyText) : bodyText });
+    return sendRaw(reply, {
+      status: 200,
+      headers: JSON_HEADERS,
+      body: isMalformed ? truncateJson(bodyText) : bodyText,
+    });
   });
 }
 
@@ -79,10 +100,15 @@ export function answerPickup(
   const isNearby = readParam(query, 'searchNearby') === 'true';
   const listed = catalog.listNearestStores(origin, isNearby ? NEARBY_STORE_LIMIT : 1);
   // A part Apple does not sell in this country is left out of partsAvailability, as Apple does.
-  const models = partNumbers.flatMap((partNumber) => catalog.findModel(countryCode, partNumber) ?? []);
+  const models = partNumbers.flatMap(
+    (partNumber) => catalog.findModel(countryCode, partNumber) ?? [],
+  );
   const rows: StoreRow[] = listed.map((entry) => ({
     ...entry,
-    parts: models.map((model): PartLine => ({ model, status: state.getStatus(entry.store.store_id, model.part_number) })),
+    parts: models.map((model): PartLine => ({
+      model,
+      status: state.getStatus(entry.store.store_id, model.part_number),
+    })),
   }));
   return buildStoresAnswer(rows, {
     shape,

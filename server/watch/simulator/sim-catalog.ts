@@ -40,7 +40,9 @@ export function measureDistanceKm(
   const deltaLon = toRadians(to.longitude - from.longitude);
   const a =
     Math.sin(deltaLat / 2) ** 2 +
-    Math.cos(toRadians(from.latitude)) * Math.cos(toRadians(to.latitude)) * Math.sin(deltaLon / 2) ** 2;
+    Math.cos(toRadians(from.latitude)) *
+      Math.cos(toRadians(to.latitude)) *
+      Math.sin(deltaLon / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
@@ -79,14 +81,17 @@ export function buildSimCatalog(
       .filter((store) => store.store_id !== origin.store_id)
       .map((store) => ({ store, distanceKm: measureDistanceKm(origin, store) }))
       // Ties broken by store number so every run lists stores in the same order.
-      .sort((a, b) => a.distanceKm - b.distanceKm || a.store.store_id.localeCompare(b.store.store_id));
+      .sort(
+        (a, b) => a.distanceKm - b.distanceKm || a.store.store_id.localeCompare(b.store.store_id),
+      );
     const ordered = [{ store: origin, distanceKm: 0 }, ...neighbours];
     nearestCache.set(origin.store_id, ordered);
     return ordered;
   };
 
   return {
-    findCountryByPath: (countryPath) => countryByPath.get(countryPath.replace(/^\/+|\/+$/g, '').toLowerCase()),
+    findCountryByPath: (countryPath) =>
+      countryByPath.get(countryPath.replace(/^\/+|\/+$/g, '').toLowerCase()),
     findStore: (countryCode, storeId) => {
       const store = storesById.get(storeId.trim().toUpperCase());
       return store?.countryCode === countryCode ? store : undefined;

@@ -61,5 +61,7 @@ export function getScheduledStatus(
   const inStockShare =
     MIN_IN_STOCK_SHARE + IN_STOCK_SHARE_SPREAD * drawUnit(seed, `${storeId}|${partNumber}|level`);
   const bucket = getStockBucket(seed, storeId, partNumber, nowMs, changeEverySeconds);
-  return drawUnit(seed, `${storeId}|${partNumber}|${bucket}`) < inStockShare ? 'available' : 'unavailable';
+  return drawUnit(seed, `${storeId}|${partNumber}|${bucket}`) < inStockShare
+    ? 'available'
+    : 'unavailable';
 }

@@ -1,5 +1,10 @@
 import type { ProductModelSeed } from '#shared/catalog/index.ts';
-import { getCountryStore, type DistanceUnit, type EndpointShape, type KnownPickupStatus } from '#shared/upstream/index.ts';
+import {
+  getCountryStore,
+  type DistanceUnit,
+  type EndpointShape,
+  type KnownPickupStatus,
+} from '#shared/upstream/index.ts';
 import type { ListedStore, SimStore } from './sim-catalog.ts';
 
 // Apple's pickup JSON, field for field as the captured answers in
@@ -70,7 +75,10 @@ export function buildStoresAnswer(rows: readonly StoreRow[], context: AnswerCont
         pickupMessage: {
           stores,
           ...listFields,
-          availabilityStores: rows.map((row) => row.store.store_id).sort().join(','),
+          availabilityStores: rows
+            .map((row) => row.store.store_id)
+            .sort()
+            .join(','),
         },
         deliveryMessage: buildDeliveryMessage(models, context.location),
       },
@@ -89,12 +97,19 @@ export function buildErrorAnswer(shape: EndpointShape, location: string): unknow
 }
 
 /** Formats a distance the way Apple's storeDistanceWithUnit does ("3.39 mi", "5.20 km"). */
-export function formatDistance(distanceKm: number, unit: DistanceUnit): { value: number; text: string } {
+export function formatDistance(
+  distanceKm: number,
+  unit: DistanceUnit,
+): { value: number; text: string } {
   const value = Math.round((unit === 'mi' ? distanceKm / KM_PER_MILE : distanceKm) * 100) / 100;
   return { value, text: `${value.toFixed(2)} ${unit}` };
 }
 
-function buildStoreEntry(row: StoreRow, listNumber: number, context: AnswerContext): Record<string, unknown> {
+function buildStoreEntry(
+  row: StoreRow,
+  listNumber: number,
+  context: AnswerContext,
+): Record<string, unknown> {
   const { store } = row;
   const distance = formatDistance(row.distanceKm, context.unit);
   const retailUrl = buildRetailUrl(store);
@@ -127,7 +142,10 @@ function buildStoreEntry(row: StoreRow, listNumber: number, context: AnswerConte
       storeHoursText: 'Store Hours',
       bopisPickupDays: 'Days',
       bopisPickupHours: 'Hours',
-      hours: buildStoreHours(store).map(([days, timings]) => ({ storeTimings: timings, storeDays: `${days}:` })),
+      hours: buildStoreHours(store).map(([days, timings]) => ({
+        storeTimings: timings,
+        storeDays: `${days}:`,
+      })),
     },
     storelatitude: store.latitude,
     storelongitude: store.longitude,
@@ -149,8 +167,16 @@ function buildPartEntry(part: PartLine, store: SimStore): Record<string, unknown
   const trigger = `<button type="button" class="rf-pickup-quote-overlay-trigger as-retailavailabilitytrigger-infobutton retail-availability-search-trigger as-buttonlink" data-ase-overlay="buac-overlay" data-ase-click="show">${storeLabel}<span class="visuallyhidden">(Check Availability)</span></button>`;
   const quotes: Record<KnownPickupStatus, [search: string, quote: string, quote2: string]> = {
     available: ['Available<br/>Today', `Today at ${storeLabel}`, `Available today at ${trigger}`],
-    unavailable: ['Currently unavailable', `Currently unavailable at ${storeLabel}`, `Currently unavailable at ${trigger}`],
-    ineligible: ['Not available<br/>for pickup', `Not available for pickup at ${storeLabel}`, `Not available for pickup at ${trigger}`],
+    unavailable: [
+      'Currently unavailable',
+      `Currently unavailable at ${storeLabel}`,
+      `Currently unavailable at ${trigger}`,
+    ],
+    ineligible: [
+      'Not available<br/>for pickup',
+      `Not available for pickup at ${storeLabel}`,
+      `Not available for pickup at ${trigger}`,
+    ],
   };
   const [searchQuote, pickupQuote, pickupQuote2] = quotes[part.status];
   return {
@@ -182,7 +208,9 @@ function buildRetailStore(
   urls: { retailUrl: string; imageUrl: string },
 ): Record<string, unknown> {
   const [, language = 'en'] = /^([a-z]+)_/i.exec(store.country_locale) ?? [];
-  const cityLine = [store.city, store.state_code, store.postal_code].filter((part) => part !== null).join(', ');
+  const cityLine = [store.city, store.state_code, store.postal_code]
+    .filter((part) => part !== null)
+    .join(', ');
   return {
     storeNumber: store.store_id,
     storeUniqueId: store.store_id,
@@ -210,7 +238,11 @@ function buildRetailStore(
     directionsUrl: urls.retailUrl,
     storeImageUrl: urls.imageUrl.replace(/^https:/, 'http:'),
     hoursAndInfoUrl: urls.retailUrl,
-    storeHours: buildStoreHours(store).map(([days, timings]) => ({ storeDays: days, voStoreDays: days, storeTimings: timings })),
+    storeHours: buildStoreHours(store).map(([days, timings]) => ({
+      storeDays: days,
+      voStoreDays: days,
+      storeTimings: timings,
+    })),
     storeHolidays: [],
     secureStoreImageUrl: urls.imageUrl,
     distance: distance.value,
@@ -234,7 +266,10 @@ function buildRetailStore(
   };
 }
 
-function buildDeliveryMessage(models: readonly ProductModelSeed[], location: string): Record<string, unknown> {
+function buildDeliveryMessage(
+  models: readonly ProductModelSeed[],
+  location: string,
+): Record<string, unknown> {
   const message: Record<string, unknown> = {
     geoLocated: false,
     availableOptionsText: 'Available Options',
@@ -246,7 +281,9 @@ function buildDeliveryMessage(models: readonly ProductModelSeed[], location: str
     message[model.part_number] = {
       regular: {
         orderByDeliveryBy: 'Order today.',
-        deliveryOptions: [{ displayName: 'Standard Delivery', date: 'In stock', shippingCost: 'Free' }],
+        deliveryOptions: [
+          { displayName: 'Standard Delivery', date: 'In stock', shippingCost: 'Free' },
+        ],
         address: { postalCode: location },
         messageType: 'Delivery',
         basePartNumber: model.part_number.replace(/[A-Z]{1,2}\/A$/, ''),
@@ -267,8 +304,15 @@ function buildRetailUrl(store: SimStore): string {
 
 // US stores use 12-hour clocks, everywhere else 24-hour ones, as on Apple's pages.
 function buildStoreHours(store: SimStore): [days: string, timings: string][] {
-  if (store.countryCode === 'US') return [['Mon-Sat', '10:00 AM-8:00 PM'], ['Sun', '11:00 AM-6:00 PM']];
-  return [['Mon-Sat', '10:00-20:00'], ['Sun', '12:00-18:00']];
+  if (store.countryCode === 'US')
+    return [
+      ['Mon-Sat', '10:00 AM-8:00 PM'],
+      ['Sun', '11:00 AM-6:00 PM'],
+    ];
+  return [
+    ['Mon-Sat', '10:00-20:00'],
+    ['Sun', '12:00-18:00'],
+  ];
 }
 
 const COUNTRY_TIMEZONES: Readonly<Record<string, string>> = {
@@ -284,7 +328,8 @@ const COUNTRY_TIMEZONES: Readonly<Record<string, string>> = {
 // Good enough for the seeded stores: US and Canada split by longitude.
 function guessTimezone(store: SimStore): string {
   if (store.countryCode === 'US' || store.countryCode === 'CA') {
-    if (store.longitude < -115) return store.countryCode === 'US' ? 'America/Los_Angeles' : 'America/Vancouver';
+    if (store.longitude < -115)
+      return store.countryCode === 'US' ? 'America/Los_Angeles' : 'America/Vancouver';
     if (store.longitude < -101) return 'America/Denver';
     if (store.longitude < -85) return 'America/Chicago';
     return store.countryCode === 'US' ? 'America/New_York' : 'America/Toronto';

@@ -57,19 +57,25 @@ describe('a delivery worker killed mid-delivery', () => {
     process_.kill('SIGKILL');
     await exited;
     // Sessions of a dead client linger until the server notices; a crash test must not wait on that.
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${CHILD_APP_NAME}`.execute(fixture.db);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${CHILD_APP_NAME}`.execute(
+      fixture.db,
+    );
   }
 
   async function seedAlerts(prefix: string, count: number): Promise<string[]> {
     const user = await fixture.createUser(prefix, 'best');
     const search = await fixture.createSearch(user);
-    const alerts = Array.from({ length: count }, (_, index) => fixture.buildAlert(user, search, 'email', `${prefix}-${index}`));
+    const alerts = Array.from({ length: count }, (_, index) =>
+      fixture.buildAlert(user, search, 'email', `${prefix}-${index}`),
+    );
     await fixture.db.transaction().execute((trx) => enqueueAlerts(trx, alerts));
     return alerts.map((alert) => alert.idempotencyKey);
   }
 
   async function listRows(prefix: string): Promise<{ status: string; attempts: number }[]> {
-    return (await fixture.listOutbox()).filter((row) => row.idempotency_key.startsWith(`${prefix}-`));
+    return (await fixture.listOutbox()).filter((row) =>
+      row.idempotency_key.startsWith(`${prefix}-`),
+    );
   }
 
   it('resends a message the SMTP server never accepted, once, after the lease expires', async () => {
@@ -79,13 +85,18 @@ describe('a delivery worker killed mid-delivery', () => {
     await fixture.waitFor('the child to hand one message to SMTP', () => sink.heldCount() === 1);
     await crashChild(child);
     child = undefined;
-    await fixture.waitFor('the sink to drop the unanswered message', () => sink.droppedCount() >= 1);
+    await fixture.waitFor(
+      'the sink to drop the unanswered message',
+      () => sink.droppedCount() >= 1,
+    );
     sink.setHolding(false);
     expect(sink.messages).toHaveLength(0);
 
     await fixture.startWorker(fixture.buildConfig({ SMTP_URL: sink.url }));
     await sink.waitForMessages(keys.length);
-    await fixture.waitFor('every row to be sent', async () => (await listRows('before')).every((row) => row.status === 'sent'));
+    await fixture.waitFor('every row to be sent', async () =>
+      (await listRows('before')).every((row) => row.status === 'sent'),
+    );
     expect(sink.messages).toHaveLength(keys.length);
     expect(new Set(sink.messages.map((message) => message.messageId)).size).toBe(keys.length);
     // The crashed claim counted as an attempt: one row took two, the rest one.
@@ -97,7 +108,11 @@ describe('a delivery worker killed mid-delivery', () => {
     sink.setHolding(true);
     child = await startChild();
     await fixture.waitFor('the child to hand one message to SMTP', () => sink.heldCount() === 1);
-    const [claimed] = await fixture.db.selectFrom('alert_outbox').select('id').where('status', '=', 'sending').execute();
+    const [claimed] = await fixture.db
+      .selectFrom('alert_outbox')
+      .select('id')
+      .where('status', '=', 'sending')
+      .execute();
     // Hold the row so the child's "mark sent" blocks after SMTP accepts: the crash window.
     const blocker = new pg.Client({ connectionString: fixture.testDb.url });
     await blocker.connect();
@@ -119,7 +134,9 @@ describe('a delivery worker killed mid-delivery', () => {
     sink.setHolding(false);
 
     await fixture.startWorker(fixture.buildConfig({ SMTP_URL: sink.url }));
-    await fixture.waitFor('every row to be sent', async () => (await listRows('after')).every((row) => row.status === 'sent'));
+    await fixture.waitFor('every row to be sent', async () =>
+      (await listRows('after')).every((row) => row.status === 'sent'),
+    );
     await sink.waitForMessages(keys.length + 1);
     const messageIds = sink.messages.map((message) => message.messageId);
     // Nothing lost; the one duplicate on the wire carries the same Message-ID as the original.

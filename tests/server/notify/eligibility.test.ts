@@ -26,17 +26,34 @@ describe('send-time checks of the account switch, search flags and plan', () => 
     const deletedSearch = await fixture.createSearch(deleted);
     await enqueueAlerts(fixture.db, [
       fixture.buildAlert(allowed, await fixture.createSearch(allowed), 'email', 'allowed'),
-      fixture.buildAlert(switchedOff, await fixture.createSearch(switchedOff), 'email', 'switched-off'),
+      fixture.buildAlert(
+        switchedOff,
+        await fixture.createSearch(switchedOff),
+        'email',
+        'switched-off',
+      ),
       fixture.buildAlert(freePlan, await fixture.createSearch(freePlan), 'email', 'free-plan'),
       fixture.buildAlert(noEmail, await fixture.createSearch(noEmail), 'email', 'no-email'),
-      fixture.buildAlert(flagOff, await fixture.createSearch(flagOff, { send_email_updates: false }), 'email', 'flag-off'),
+      fixture.buildAlert(
+        flagOff,
+        await fixture.createSearch(flagOff, { send_email_updates: false }),
+        'email',
+        'flag-off',
+      ),
       fixture.buildAlert(deleted, deletedSearch, 'email', 'deleted'),
     ]);
     // Deleted after enqueueing: the row survives (search_id set null) and must not be sent.
     await fixture.db.deleteFrom('searches').where('id', '=', deletedSearch.id).execute();
     await fixture.startWorker(fixture.buildConfig({ SMTP_URL: sink.url }));
-    await fixture.waitFor('every row to settle', async () => (await fixture.listOutbox()).every((row) => ['sent', 'suppressed'].includes(row.status)));
-    const outcome = Object.fromEntries((await fixture.listOutbox()).map((row) => [row.idempotency_key, `${row.status} ${row.last_error ?? ''}`.trim()]));
+    await fixture.waitFor('every row to settle', async () =>
+      (await fixture.listOutbox()).every((row) => ['sent', 'suppressed'].includes(row.status)),
+    );
+    const outcome = Object.fromEntries(
+      (await fixture.listOutbox()).map((row) => [
+        row.idempotency_key,
+        `${row.status} ${row.last_error ?? ''}`.trim(),
+      ]),
+    );
     expect(outcome).toEqual({
       'allowed:email': 'sent',
       'switched-off:email': 'suppressed notifications_disabled',

@@ -31,7 +31,9 @@ describe('email alerts over SMTP', () => {
     expect(await fixture.db.transaction().execute((trx) => enqueueAlerts(trx, [alert]))).toBe(0);
     const worker = await fixture.startWorker(fixture.buildConfig({ SMTP_URL: sink.url }));
     await sink.waitForMessages(1);
-    await fixture.waitFor('the row to be sent', async () => (await fixture.listOutbox()).every((row) => row.status === 'sent'));
+    await fixture.waitFor('the row to be sent', async () =>
+      (await fixture.listOutbox()).every((row) => row.status === 'sent'),
+    );
     await worker.drain();
     await worker.stop();
     expect(sink.messages).toHaveLength(1);
@@ -41,13 +43,19 @@ describe('email alerts over SMTP', () => {
   it('names model, store, distance and pickup, links search and store page, and escapes HTML', async () => {
     const user = await fixture.createUser('erin', 'best');
     const search = await fixture.createSearch(user);
-    const alert = fixture.buildAlert(user, search, 'email', 'content', { storeName: 'Fifth <Avenue> & "Co"' });
+    const alert = fixture.buildAlert(user, search, 'email', 'content', {
+      storeName: 'Fifth <Avenue> & "Co"',
+    });
     await enqueueAlerts(fixture.db, [alert]);
-    const worker = await fixture.startWorker(fixture.buildConfig({ SMTP_URL: sink.url, MAIL_FROM: 'Shelfwatch <alerts@shelfwatch.test>' }));
+    const worker = await fixture.startWorker(
+      fixture.buildConfig({ SMTP_URL: sink.url, MAIL_FROM: 'Shelfwatch <alerts@shelfwatch.test>' }),
+    );
     const [message] = await sink.waitForMessages(1);
     await worker.stop();
     const mail = message?.parsed;
-    expect(mail?.subject).toBe('iPhone 16 Pro 256GB Desert Titanium is available for pickup at Apple Fifth <Avenue> & "Co"');
+    expect(mail?.subject).toBe(
+      'iPhone 16 Pro 256GB Desert Titanium is available for pickup at Apple Fifth <Avenue> & "Co"',
+    );
     expect(mail?.from?.value).toEqual([{ name: 'Shelfwatch', address: 'alerts@shelfwatch.test' }]);
     const text = mail?.text ?? '';
     expect(text).toContain('iPhone 16 Pro 256GB Desert Titanium (MYMJ3LL/A)');
@@ -62,12 +70,22 @@ describe('email alerts over SMTP', () => {
     expect(html).toContain(`href="${TEST_PUBLIC_URL}/search/${search.id}"`);
     expect(html).toContain('href="https://www.apple.com/retail/fifthavenue"');
 
-    expect(message?.messageId).toBe(deriveMessageId(alert.idempotencyKey, 'alerts@shelfwatch.test'));
-    const rawHeaders = message?.raw.toString('utf8').split(/\r?\n\r?\n/)[0]?.replace(/\r?\n[ \t]+/g, ' ') ?? '';
-    expect(/^List-Unsubscribe-Post: (.*)$/im.exec(rawHeaders)?.[1]).toBe('List-Unsubscribe=One-Click');
+    expect(message?.messageId).toBe(
+      deriveMessageId(alert.idempotencyKey, 'alerts@shelfwatch.test'),
+    );
+    const rawHeaders =
+      message?.raw
+        .toString('utf8')
+        .split(/\r?\n\r?\n/)[0]
+        ?.replace(/\r?\n[ \t]+/g, ' ') ?? '';
+    expect(/^List-Unsubscribe-Post: (.*)$/im.exec(rawHeaders)?.[1]).toBe(
+      'List-Unsubscribe=One-Click',
+    );
     const unsubscribeHeader = /^List-Unsubscribe: (.*)$/im.exec(rawHeaders)?.[1] ?? '';
     expect(unsubscribeHeader).toMatch(
-      new RegExp(`^<${TEST_PUBLIC_URL.replaceAll('.', '\\.')}/v2/notifications/unsubscribe\\?token=u1\\.${search.id}\\.[\\w-]+>, <mailto:support@shelfwatch\\.app\\?subject=unsubscribe%20u1\\.`),
+      new RegExp(
+        `^<${TEST_PUBLIC_URL.replaceAll('.', '\\.')}/v2/notifications/unsubscribe\\?token=u1\\.${search.id}\\.[\\w-]+>, <mailto:support@shelfwatch\\.app\\?subject=unsubscribe%20u1\\.`,
+      ),
     );
     expect(html).toContain('/v2/notifications/unsubscribe?token=u1.');
   });
@@ -76,21 +94,29 @@ describe('email alerts over SMTP', () => {
     const user = await fixture.createUser('fred', 'best');
     const search = await fixture.createSearch(user);
     sink.setRejectCode(451);
-    const alerts = Array.from({ length: 6 }, (_, index) => fixture.buildAlert(user, search, 'email', `down-${index}`));
+    const alerts = Array.from({ length: 6 }, (_, index) =>
+      fixture.buildAlert(user, search, 'email', `down-${index}`),
+    );
     await fixture.db.transaction().execute((trx) => enqueueAlerts(trx, alerts));
     const worker = await fixture.startWorker(fixture.buildConfig({ SMTP_URL: sink.url }));
     await fixture.waitFor('every row to have failed at least twice', async () => {
-      const rows = (await fixture.listOutbox()).filter((row) => row.idempotency_key.startsWith('down-'));
+      const rows = (await fixture.listOutbox()).filter((row) =>
+        row.idempotency_key.startsWith('down-'),
+      );
       return rows.every((row) => row.attempts >= 2 && row.status === 'pending');
     });
     expect(sink.messages).toHaveLength(0);
-    const pending = (await fixture.listOutbox()).filter((row) => row.idempotency_key.startsWith('down-'));
+    const pending = (await fixture.listOutbox()).filter((row) =>
+      row.idempotency_key.startsWith('down-'),
+    );
     expect(pending.every((row) => (row.last_error ?? '').includes('451'))).toBe(true);
 
     sink.setRejectCode(undefined);
     await sink.waitForMessages(6);
     await fixture.waitFor('every row to be sent', async () =>
-      (await fixture.listOutbox()).filter((row) => row.idempotency_key.startsWith('down-')).every((row) => row.status === 'sent'),
+      (await fixture.listOutbox())
+        .filter((row) => row.idempotency_key.startsWith('down-'))
+        .every((row) => row.status === 'sent'),
     );
     await worker.stop();
     expect(sink.messages).toHaveLength(6);
@@ -104,10 +130,14 @@ describe('email alerts over SMTP', () => {
     await enqueueAlerts(fixture.db, [fixture.buildAlert(user, search, 'email', 'permanent')]);
     const worker = await fixture.startWorker(fixture.buildConfig({ SMTP_URL: sink.url }));
     await fixture.waitFor('the row to fail', async () =>
-      (await fixture.listOutbox()).some((row) => row.idempotency_key === 'permanent:email' && row.status === 'failed'),
+      (await fixture.listOutbox()).some(
+        (row) => row.idempotency_key === 'permanent:email' && row.status === 'failed',
+      ),
     );
     await worker.stop();
-    const row = (await fixture.listOutbox()).find((candidate) => candidate.idempotency_key === 'permanent:email');
+    const row = (await fixture.listOutbox()).find(
+      (candidate) => candidate.idempotency_key === 'permanent:email',
+    );
     expect(row).toMatchObject({ attempts: 1, status: 'failed' });
   });
 
@@ -117,10 +147,14 @@ describe('email alerts over SMTP', () => {
     await enqueueAlerts(fixture.db, [fixture.buildAlert(user, search, 'email', 'file')]);
     const worker = await fixture.startWorker(fixture.buildConfig());
     await fixture.waitFor('the row to be sent', async () =>
-      (await fixture.listOutbox()).some((row) => row.idempotency_key === 'file:email' && row.status === 'sent'),
+      (await fixture.listOutbox()).some(
+        (row) => row.idempotency_key === 'file:email' && row.status === 'sent',
+      ),
     );
     await worker.stop();
-    const row = (await fixture.listOutbox()).find((candidate) => candidate.idempotency_key === 'file:email');
+    const row = (await fixture.listOutbox()).find(
+      (candidate) => candidate.idempotency_key === 'file:email',
+    );
     const folder = path.join(fixture.dataDir, 'outbox', 'email');
     expect(await readdir(folder)).toContain(`alert-${row?.id}.eml`);
     const parsed = await simpleParser(await readFile(path.join(folder, `alert-${row?.id}.eml`)));

@@ -5,7 +5,11 @@ import { loadConfig, type AppConfig } from '#server/config.ts';
 import type { Db } from '#server/db/database.ts';
 import { insertSearch } from '#server/db/repositories/searches-repository.ts';
 import type { PlanCode, SearchRow, UserRow } from '#server/db/schema.ts';
-import { startAlertDelivery, type AlertDelivery, type AlertDeliveryOptions } from '#server/notify/delivery-worker.ts';
+import {
+  startAlertDelivery,
+  type AlertDelivery,
+  type AlertDeliveryOptions,
+} from '#server/notify/delivery-worker.ts';
 import type { AlertChannel, AlertPayload, AlertToEnqueue } from '#server/notify/types.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
@@ -20,24 +24,64 @@ export type NotifyFixture = {
   dataDir: string;
   /** The real config loader over these variables (plus data dir and public URL). */
   buildConfig: (env?: Record<string, string>) => AppConfig;
-  createUser: (name: string, plan: PlanCode, values?: Partial<Pick<UserRow, 'phone_number' | 'enable_notifications' | 'is_text_opted_out' | 'email'>>) => Promise<UserRow>;
-  createSearch: (user: UserRow, values?: Partial<Pick<SearchRow, 'send_email_updates' | 'send_text_updates'>>) => Promise<SearchRow>;
-  buildAlert: (user: UserRow, search: SearchRow, channel: AlertChannel, key: string, payload?: Partial<AlertPayload>) => AlertToEnqueue;
+  createUser: (
+    name: string,
+    plan: PlanCode,
+    values?: Partial<
+      Pick<UserRow, 'phone_number' | 'enable_notifications' | 'is_text_opted_out' | 'email'>
+    >,
+  ) => Promise<UserRow>;
+  createSearch: (
+    user: UserRow,
+    values?: Partial<Pick<SearchRow, 'send_email_updates' | 'send_text_updates'>>,
+  ) => Promise<SearchRow>;
+  buildAlert: (
+    user: UserRow,
+    search: SearchRow,
+    channel: AlertChannel,
+    key: string,
+    payload?: Partial<AlertPayload>,
+  ) => AlertToEnqueue;
   /** Starts a worker tuned for tests (fast polling and retries); stopped by `close`. */
-  startWorker: (config: AppConfig, options?: Partial<AlertDeliveryOptions>) => Promise<AlertDelivery>;
+  startWorker: (
+    config: AppConfig,
+    options?: Partial<AlertDeliveryOptions>,
+  ) => Promise<AlertDelivery>;
   /** Status and attempts of every outbox row, oldest first. */
-  listOutbox: () => Promise<{ id: string; idempotency_key: string; status: string; attempts: number; last_error: string | null }[]>;
+  listOutbox: () => Promise<
+    {
+      id: string;
+      idempotency_key: string;
+      status: string;
+      attempts: number;
+      last_error: string | null;
+    }[]
+  >;
   /** Polls until `predicate` holds (generous deadline: no sleep-and-hope). */
-  waitFor: (description: string, predicate: () => Promise<boolean> | boolean, timeoutMs?: number) => Promise<void>;
+  waitFor: (
+    description: string,
+    predicate: () => Promise<boolean> | boolean,
+    timeoutMs?: number,
+  ) => Promise<void>;
   /** Stops every worker started so far. */
   stopWorkers: () => Promise<void>;
   close: () => Promise<void>;
 };
 
 /** A silent logger that still keeps lines for assertions. */
-export function createTestLogger(): { lines: string[]; info: (line: string) => void; warn: (line: string) => void; error: (line: string) => void } {
+export function createTestLogger(): {
+  lines: string[];
+  info: (line: string) => void;
+  warn: (line: string) => void;
+  error: (line: string) => void;
+} {
   const lines: string[] = [];
-  return { lines, info: (line) => lines.push(line), warn: (line) => lines.push(line), error: (line) => lines.push(line) };
+  return {
+    lines,
+    info: (line) => lines.push(line),
+    warn: (line) => lines.push(line),
+    error: (line) => lines.push(line),
+  };
 }
 
 /** Sets up the fixture; one per test file. */
@@ -51,15 +95,28 @@ export async function createNotifyFixture(): Promise<NotifyFixture> {
     testDb,
     db,
     dataDir,
-    buildConfig: (env = {}) => loadConfig({ SHELFWATCH_DATA_DIR: dataDir, PUBLIC_URL: TEST_PUBLIC_URL, ...env }),
+    buildConfig: (env = {}) =>
+      loadConfig({ SHELFWATCH_DATA_DIR: dataDir, PUBLIC_URL: TEST_PUBLIC_URL, ...env }),
     createUser: async (name, plan, values = {}) =>
       await db
         .insertInto('users')
-        .values({ issuer: 'https://idp.test/', subject: name, email: `${name}@example.com`, phone_number: null, plan, ...values })
+        .values({
+          issuer: 'https://idp.test/',
+          subject: name,
+          email: `${name}@example.com`,
+          phone_number: null,
+          plan,
+          ...values,
+        })
         .returningAll()
         .executeTakeFirstOrThrow(),
     createSearch: async (user, values = {}) =>
-      await insertSearch(db, { user_id: user.id, product_type: 'iphone16pro', store_id: 'R095', ...values }),
+      await insertSearch(db, {
+        user_id: user.id,
+        product_type: 'iphone16pro',
+        store_id: 'R095',
+        ...values,
+      }),
     buildAlert: (user, search, channel, key, payload = {}) => ({
       idempotencyKey: `${key}:${channel}`,
       channel,
@@ -96,7 +153,11 @@ export async function createNotifyFixture(): Promise<NotifyFixture> {
       return worker;
     },
     listOutbox: async () =>
-      await db.selectFrom('alert_outbox').select(['id', 'idempotency_key', 'status', 'attempts', 'last_error']).orderBy('id').execute(),
+      await db
+        .selectFrom('alert_outbox')
+        .select(['id', 'idempotency_key', 'status', 'attempts', 'last_error'])
+        .orderBy('id')
+        .execute(),
     waitFor: async (description, predicate, timeoutMs = 20_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!(await predicate())) {

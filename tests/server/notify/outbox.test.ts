@@ -27,11 +27,18 @@ describe('enqueueAlerts', () => {
     expect(await enqueueAlerts(fixture.db, [email, text, email])).toBe(2);
     expect(await enqueueAlerts(fixture.db, [email])).toBe(0);
     expect(await enqueueAlerts(fixture.db, [])).toBe(0);
-    const rows = await fixture.db.selectFrom('alert_outbox').selectAll().where('user_id', '=', user.id).orderBy('id').execute();
-    expect(rows.map((row) => [row.idempotency_key, row.channel, row.status, row.attempts])).toEqual([
-      ['k1:email', 'email', 'pending', 0],
-      ['k1:text', 'text', 'pending', 0],
-    ]);
+    const rows = await fixture.db
+      .selectFrom('alert_outbox')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((row) => [row.idempotency_key, row.channel, row.status, row.attempts])).toEqual(
+      [
+        ['k1:email', 'email', 'pending', 0],
+        ['k1:text', 'text', 'pending', 0],
+      ],
+    );
     expect(rows[0]?.payload).toEqual(email.payload);
   });
 
@@ -46,7 +53,13 @@ describe('enqueueAlerts', () => {
         throw new Error('matching failed later in the transaction');
       })
       .catch(() => undefined);
-    expect(await fixture.db.selectFrom('alert_outbox').select('id').where('idempotency_key', '=', 'rolled-back:email').execute()).toEqual([]);
+    expect(
+      await fixture.db
+        .selectFrom('alert_outbox')
+        .select('id')
+        .where('idempotency_key', '=', 'rolled-back:email')
+        .execute(),
+    ).toEqual([]);
 
     await fixture.db.transaction().execute(async (trx) => {
       await enqueueAlerts(trx, [fixture.buildAlert(user, search, 'email', 'committed')]);

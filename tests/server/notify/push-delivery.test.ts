@@ -20,7 +20,9 @@ describe('web push alerts', () => {
 
   async function waitForStatus(key: string, status: string): Promise<void> {
     await fixture.waitFor(`${key} to be ${status}`, async () =>
-      (await fixture.listOutbox()).some((row) => row.idempotency_key === key && row.status === status),
+      (await fixture.listOutbox()).some(
+        (row) => row.idempotency_key === key && row.status === status,
+      ),
     );
   }
 
@@ -38,8 +40,13 @@ describe('web push alerts', () => {
     expect(push?.headers['content-encoding']).toBe('aes128gcm');
     expect(push?.headers.topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const { vapid } = await loadOrCreateNotifySecrets(fixture.db);
-    expect(String(push?.headers.authorization)).toMatch(new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${vapid.publicKey}$`));
-    const content = JSON.parse(browser.decrypt(push?.body ?? Buffer.alloc(0))) as Record<string, string>;
+    expect(String(push?.headers.authorization)).toMatch(
+      new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${vapid.publicKey}$`),
+    );
+    const content = JSON.parse(browser.decrypt(push?.body ?? Buffer.alloc(0))) as Record<
+      string,
+      string
+    >;
     expect(content).toEqual({
       title: 'iPhone 16 Pro 256GB Desert Titanium is available',
       body: 'Apple Fifth Avenue (New York, NY) · Available Today',
@@ -57,8 +64,14 @@ describe('web push alerts', () => {
     await enqueueAlerts(fixture.db, [fixture.buildAlert(user, search, 'push', 'gone')]);
     await fixture.startWorker(fixture.buildConfig(), { pushAgent: pushService.agent });
     await waitForStatus('gone:push', 'suppressed');
-    const left = await fixture.db.selectFrom('push_subscriptions').select('endpoint').where('user_id', '=', user.id).execute();
+    const left = await fixture.db
+      .selectFrom('push_subscriptions')
+      .select('endpoint')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(left).toEqual([]);
-    expect((await fixture.listOutbox()).find((row) => row.idempotency_key === 'gone:push')?.last_error).toBe('no_push_subscription');
+    expect(
+      (await fixture.listOutbox()).find((row) => row.idempotency_key === 'gone:push')?.last_error,
+    ).toBe('no_push_subscription');
   });
 });

@@ -7,10 +7,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 /** A browser's subscription as the test plays the browser: keys to give the server, and its private half. */
-export type TestBrowser = { endpoint: string; keys: { p256dh: string; auth: string }; decrypt: (body: Buffer) => string };
+export type TestBrowser = {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+  decrypt: (body: Buffer) => string;
+};
 
 /** A push message as the push service received it. */
-export type ReceivedPush = { path: string; headers: Record<string, string | string[] | undefined>; body: Buffer };
+export type ReceivedPush = {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+};
 
 /**
  * A push service on a loopback HTTPS port (web-push only speaks HTTPS), with a self-signed
@@ -31,9 +39,23 @@ export type LocalPushService = {
 export async function startLocalPushService(): Promise<LocalPushService> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-push-'));
   await promisify(execFile)('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-    '-keyout', path.join(folder, 'key.pem'), '-out', path.join(folder, 'cert.pem'),
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    path.join(folder, 'key.pem'),
+    '-out',
+    path.join(folder, 'cert.pem'),
   ]);
   const key = await readFile(path.join(folder, 'key.pem'));
   const cert = await readFile(path.join(folder, 'cert.pem'));
@@ -83,7 +105,12 @@ export async function startLocalPushService(): Promise<LocalPushService> {
 }
 
 /** RFC 8291 (Web Push encryption) over RFC 8188 aes128gcm, single record: what a browser does. */
-function decryptAes128gcm(body: Buffer, ecdh: ReturnType<typeof createECDH>, userAgentPublic: Buffer, auth: Buffer): string {
+function decryptAes128gcm(
+  body: Buffer,
+  ecdh: ReturnType<typeof createECDH>,
+  userAgentPublic: Buffer,
+  auth: Buffer,
+): string {
   const salt = body.subarray(0, 16);
   const idLength = body.readUInt8(20);
   const serverPublic = body.subarray(21, 21 + idLength);
@@ -91,11 +118,18 @@ function decryptAes128gcm(body: Buffer, ecdh: ReturnType<typeof createECDH>, use
   const sharedSecret = ecdh.computeSecret(serverPublic);
   const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), userAgentPublic, serverPublic]);
   const ikm = Buffer.from(hkdfSync('sha256', sharedSecret, auth, keyInfo, 32));
-  const contentKey = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
-  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
+  const contentKey = Buffer.from(
+    hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16),
+  );
+  const nonce = Buffer.from(
+    hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12),
+  );
   const decipher = createDecipheriv('aes-128-gcm', contentKey, nonce);
   decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
-  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
+  const padded = Buffer.concat([
+    decipher.update(ciphertext.subarray(0, ciphertext.length - 16)),
+    decipher.final(),
+  ]);
   let end = padded.length - 1;
   while (end >= 0 && padded[end] === 0) {
     end -= 1;

@@ -31,10 +31,15 @@ describe('text alerts through the real Twilio client', () => {
       TWILIO_API_BASE_URL: twilio.baseUrl,
     });
 
-  async function waitForRow(key: string, status: string): Promise<{ status: string; attempts: number; last_error: string | null }> {
+  async function waitForRow(
+    key: string,
+    status: string,
+  ): Promise<{ status: string; attempts: number; last_error: string | null }> {
     let found: { status: string; attempts: number; last_error: string | null } | undefined;
     await fixture.waitFor(`${key} to be ${status}`, async () => {
-      found = (await fixture.listOutbox()).find((row) => row.idempotency_key === key && row.status === status);
+      found = (await fixture.listOutbox()).find(
+        (row) => row.idempotency_key === key && row.status === status,
+      );
       return found !== undefined;
     });
     return found ?? { status: '', attempts: 0, last_error: null };
@@ -49,8 +54,14 @@ describe('text alerts through the real Twilio client', () => {
     const row = await waitForRow('premium:text', 'sent');
     expect(twilio.messages).toHaveLength(1);
     const [message] = twilio.messages;
-    expect(message).toMatchObject({ to: '+14155550101', from: FROM_NUMBER, accountSid: twilio.accountSid });
-    expect(message?.body).toContain('iPhone 16 Pro 256GB Desert Titanium available at Apple Fifth Avenue (New York, NY), 2.4 mi.');
+    expect(message).toMatchObject({
+      to: '+14155550101',
+      from: FROM_NUMBER,
+      accountSid: twilio.accountSid,
+    });
+    expect(message?.body).toContain(
+      'iPhone 16 Pro 256GB Desert Titanium available at Apple Fifth Avenue (New York, NY), 2.4 mi.',
+    );
     expect(message?.body).toContain(`${TEST_PUBLIC_URL}/search/${search.id}`);
     expect(message?.body).toContain('Reply STOP to opt out.');
     expect(row.last_error).toBe(`twilio ${message?.sid}`);
@@ -58,14 +69,37 @@ describe('text alerts through the real Twilio client', () => {
 
   it('suppresses texts for plans without them, opted-out numbers, missing numbers and the switched-off flag', async () => {
     const better = await fixture.createUser('jay', 'better', { phone_number: '+14155550102' });
-    const optedOut = await fixture.createUser('kim', 'best', { phone_number: '+14155550103', is_text_opted_out: true });
+    const optedOut = await fixture.createUser('kim', 'best', {
+      phone_number: '+14155550103',
+      is_text_opted_out: true,
+    });
     const noPhone = await fixture.createUser('lou', 'best');
     const flagOff = await fixture.createUser('max', 'best', { phone_number: '+14155550104' });
     await enqueueAlerts(fixture.db, [
-      fixture.buildAlert(better, await fixture.createSearch(better, { send_text_updates: true }), 'text', 'better'),
-      fixture.buildAlert(optedOut, await fixture.createSearch(optedOut, { send_text_updates: true }), 'text', 'opted-out'),
-      fixture.buildAlert(noPhone, await fixture.createSearch(noPhone, { send_text_updates: true }), 'text', 'no-phone'),
-      fixture.buildAlert(flagOff, await fixture.createSearch(flagOff, { send_text_updates: false }), 'text', 'flag-off'),
+      fixture.buildAlert(
+        better,
+        await fixture.createSearch(better, { send_text_updates: true }),
+        'text',
+        'better',
+      ),
+      fixture.buildAlert(
+        optedOut,
+        await fixture.createSearch(optedOut, { send_text_updates: true }),
+        'text',
+        'opted-out',
+      ),
+      fixture.buildAlert(
+        noPhone,
+        await fixture.createSearch(noPhone, { send_text_updates: true }),
+        'text',
+        'no-phone',
+      ),
+      fixture.buildAlert(
+        flagOff,
+        await fixture.createSearch(flagOff, { send_text_updates: false }),
+        'text',
+        'flag-off',
+      ),
     ]);
     await fixture.startWorker(twilioConfig());
     expect((await waitForRow('better:text', 'suppressed')).last_error).toBe('plan_excludes_text');
@@ -79,25 +113,58 @@ describe('text alerts through the real Twilio client', () => {
     const flaky = await fixture.createUser('ned', 'best', { phone_number: '+14155550105' });
     const stopped = await fixture.createUser('ola', 'best', { phone_number: '+14155550106' });
     twilio.failNext({ status: 503, code: 20503, message: 'Service unavailable' });
-    await enqueueAlerts(fixture.db, [fixture.buildAlert(flaky, await fixture.createSearch(flaky, { send_text_updates: true }), 'text', 'flaky')]);
+    await enqueueAlerts(fixture.db, [
+      fixture.buildAlert(
+        flaky,
+        await fixture.createSearch(flaky, { send_text_updates: true }),
+        'text',
+        'flaky',
+      ),
+    ]);
     await fixture.startWorker(twilioConfig());
     expect((await waitForRow('flaky:text', 'sent')).attempts).toBe(2);
     expect(twilio.messages).toHaveLength(1);
 
-    twilio.failNext({ status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' });
-    await enqueueAlerts(fixture.db, [fixture.buildAlert(stopped, await fixture.createSearch(stopped, { send_text_updates: true }), 'text', 'stopped')]);
+    twilio.failNext({
+      status: 400,
+      code: 21610,
+      message: 'Attempt to send to unsubscribed recipient',
+    });
+    await enqueueAlerts(fixture.db, [
+      fixture.buildAlert(
+        stopped,
+        await fixture.createSearch(stopped, { send_text_updates: true }),
+        'text',
+        'stopped',
+      ),
+    ]);
     expect((await waitForRow('stopped:text', 'suppressed')).last_error).toBe('text_opted_out');
-    const user = await fixture.db.selectFrom('users').select('is_text_opted_out').where('id', '=', stopped.id).executeTakeFirstOrThrow();
+    const user = await fixture.db
+      .selectFrom('users')
+      .select('is_text_opted_out')
+      .where('id', '=', stopped.id)
+      .executeTakeFirstOrThrow();
     expect(user.is_text_opted_out).toBe(true);
   });
 
   it('writes the text to the data folder when Twilio is not configured', async () => {
     const user = await fixture.createUser('pat', 'best', { phone_number: '+14155550107' });
-    await enqueueAlerts(fixture.db, [fixture.buildAlert(user, await fixture.createSearch(user, { send_text_updates: true }), 'text', 'file')]);
+    await enqueueAlerts(fixture.db, [
+      fixture.buildAlert(
+        user,
+        await fixture.createSearch(user, { send_text_updates: true }),
+        'text',
+        'file',
+      ),
+    ]);
     await fixture.startWorker(fixture.buildConfig());
     await waitForRow('file:text', 'sent');
-    const row = (await fixture.listOutbox()).find((candidate) => candidate.idempotency_key === 'file:text');
-    const written = JSON.parse(await readFile(path.join(fixture.dataDir, 'outbox', 'text', `alert-${row?.id}.json`), 'utf8')) as { to: string; body: string };
+    const row = (await fixture.listOutbox()).find(
+      (candidate) => candidate.idempotency_key === 'file:text',
+    );
+    const written = JSON.parse(
+      await readFile(path.join(fixture.dataDir, 'outbox', 'text', `alert-${row?.id}.json`), 'utf8'),
+    ) as { to: string; body: string };
     expect(written.to).toBe('+14155550107');
     expect(written.body).toContain('Reply STOP to opt out.');
   });

@@ -22,16 +22,27 @@ describe('unsubscribe tokens', () => {
   it('refuses any alteration of a valid token', () => {
     const token = signUnsubscribeToken(KEY, SEARCH_ID);
     fc.assert(
-      fc.property(fc.nat({ max: token.length - 1 }), fc.string({ minLength: 1, maxLength: 1 }), (index, replacement) => {
-        const altered = `${token.slice(0, index)}${replacement}${token.slice(index + 1)}`;
-        fc.pre(altered !== token && altered.toLowerCase() !== token.toLowerCase());
-        expect(verifyUnsubscribeToken(KEY, altered)).toBeUndefined();
-      }),
+      fc.property(
+        fc.nat({ max: token.length - 1 }),
+        fc.string({ minLength: 1, maxLength: 1 }),
+        (index, replacement) => {
+          const altered = `${token.slice(0, index)}${replacement}${token.slice(index + 1)}`;
+          fc.pre(altered !== token && altered.toLowerCase() !== token.toLowerCase());
+          expect(verifyUnsubscribeToken(KEY, altered)).toBeUndefined();
+        },
+      ),
     );
   });
 
   it('refuses malformed tokens', () => {
-    for (const token of ['', 'u1', `u1.${SEARCH_ID}`, `u2.${SEARCH_ID}.abc`, 'u1.not-a-uuid.abc', `u1.${SEARCH_ID}.a.b`]) {
+    for (const token of [
+      '',
+      'u1',
+      `u1.${SEARCH_ID}`,
+      `u2.${SEARCH_ID}.abc`,
+      'u1.not-a-uuid.abc',
+      `u1.${SEARCH_ID}.a.b`,
+    ]) {
       expect(verifyUnsubscribeToken(KEY, token)).toBeUndefined();
     }
   });

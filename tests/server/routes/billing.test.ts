@@ -88,7 +88,9 @@ describe('service endpoints', () => {
     const broken = await buildApp({
       db: closing,
       verifyToken: () => Promise.reject(new Error('unused')),
-      website: appConfigSchema.parse((await api.call({ method: 'GET', url: '/app-config.json' })).json()),
+      website: appConfigSchema.parse(
+        (await api.call({ method: 'GET', url: '/app-config.json' })).json(),
+      ),
       corsOrigins: [],
       logLevel: 'silent',
     });

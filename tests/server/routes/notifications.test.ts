@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchSchema, type Search } from '#shared/api/index.ts';
-import { pushPublicKeySchema, pushSubscriptionSchema, unsubscribeResultSchema } from '#shared/api/notifications.ts';
+import {
+  pushPublicKeySchema,
+  pushSubscriptionSchema,
+  unsubscribeResultSchema,
+} from '#shared/api/notifications.ts';
 import { buildApp } from '#server/app.ts';
 import { buildUnsubscribeUrl } from '#server/notify/deliver-alert.ts';
 import { loadOrCreateNotifySecrets } from '#server/notify/secrets.ts';
@@ -27,7 +31,11 @@ describe('/v2/notifications', () => {
       db: api.testDb.db,
       verifyToken: createTokenVerifier({ issuer: api.idp.issuer, audience: api.idp.audience }),
       website: {
-        auth: { domain: api.idp.issuer.replace(/\/$/, ''), clientId: api.idp.clientId, audience: api.idp.audience },
+        auth: {
+          domain: api.idp.issuer.replace(/\/$/, ''),
+          clientId: api.idp.clientId,
+          audience: api.idp.audience,
+        },
         apiBaseUrl: PUBLIC_URL,
         supportEmail: 'support@shelfwatch.app',
         supportEndDate: 'September 8th, 2025',
@@ -47,7 +55,12 @@ describe('/v2/notifications', () => {
   });
 
   async function createSearch(as: TestUser): Promise<Search> {
-    const response = await api.call({ method: 'POST', url: '/v2/searches', as, body: { product_type: 'iphone16pro', store_id: 'R095' } });
+    const response = await api.call({
+      method: 'POST',
+      url: '/v2/searches',
+      as,
+      body: { product_type: 'iphone16pro', store_id: 'R095' },
+    });
     expect(response.statusCode, response.body).toBe(201);
     return searchSchema.parse(response.json());
   }
@@ -58,7 +71,11 @@ describe('/v2/notifications', () => {
   }
 
   async function isEmailOn(searchId: string): Promise<boolean> {
-    const row = await api.testDb.db.selectFrom('searches').select('send_email_updates').where('id', '=', searchId).executeTakeFirstOrThrow();
+    const row = await api.testDb.db
+      .selectFrom('searches')
+      .select('send_email_updates')
+      .where('id', '=', searchId)
+      .executeTakeFirstOrThrow();
     return row.send_email_updates;
   }
 
@@ -70,27 +87,58 @@ describe('/v2/notifications', () => {
     };
 
     it('serves the VAPID public key without signing in, the same on every call', async () => {
-      const first = pushPublicKeySchema.parse((await api.call({ method: 'GET', url: '/v2/notifications/push/public-key' })).json());
-      const second = pushPublicKeySchema.parse((await api.call({ method: 'GET', url: '/v2/notifications/push/public-key' })).json());
+      const first = pushPublicKeySchema.parse(
+        (await api.call({ method: 'GET', url: '/v2/notifications/push/public-key' })).json(),
+      );
+      const second = pushPublicKeySchema.parse(
+        (await api.call({ method: 'GET', url: '/v2/notifications/push/public-key' })).json(),
+      );
       expect(first.public_key).toMatch(/^[A-Za-z0-9_-]{87}$/);
       expect(second).toEqual(first);
     });
 
     it('saves a subscription for the signed-in user and deletes it again', async () => {
-      const created = await api.call({ method: 'POST', url: '/v2/notifications/push/subscriptions', as: alice, body: subscription });
+      const created = await api.call({
+        method: 'POST',
+        url: '/v2/notifications/push/subscriptions',
+        as: alice,
+        body: subscription,
+      });
       expect(created.statusCode, created.body).toBe(201);
       expect(pushSubscriptionSchema.parse(created.json()).endpoint).toBe(subscription.endpoint);
-      const rows = await api.testDb.db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', alice.user.id).execute();
+      const rows = await api.testDb.db
+        .selectFrom('push_subscriptions')
+        .selectAll()
+        .where('user_id', '=', alice.user.id)
+        .execute();
       expect(rows.map((row) => row.keys)).toEqual([subscription.keys]);
 
-      const bobsDelete = await api.call({ method: 'DELETE', url: '/v2/notifications/push/subscriptions', as: bob, body: { endpoint: subscription.endpoint } });
+      const bobsDelete = await api.call({
+        method: 'DELETE',
+        url: '/v2/notifications/push/subscriptions',
+        as: bob,
+        body: { endpoint: subscription.endpoint },
+      });
       expect(bobsDelete.statusCode).toBe(404);
-      const deleted = await api.call({ method: 'DELETE', url: '/v2/notifications/push/subscriptions', as: alice, body: { endpoint: subscription.endpoint } });
+      const deleted = await api.call({
+        method: 'DELETE',
+        url: '/v2/notifications/push/subscriptions',
+        as: alice,
+        body: { endpoint: subscription.endpoint },
+      });
       expect(deleted.statusCode).toBe(204);
     });
 
     it('requires signing in and names the bad field', async () => {
-      expect((await api.call({ method: 'POST', url: '/v2/notifications/push/subscriptions', body: subscription })).statusCode).toBe(401);
+      expect(
+        (
+          await api.call({
+            method: 'POST',
+            url: '/v2/notifications/push/subscriptions',
+            body: subscription,
+          })
+        ).statusCode,
+      ).toBe(401);
       const insecure = await api.call({
         method: 'POST',
         url: '/v2/notifications/push/subscriptions',
@@ -99,7 +147,12 @@ describe('/v2/notifications', () => {
       });
       expect(insecure.statusCode).toBe(400);
       expect(insecure.json()).toMatchObject({ field: 'endpoint' });
-      const noAuth = await api.call({ method: 'POST', url: '/v2/notifications/push/subscriptions', as: alice, body: { ...subscription, keys: { p256dh: subscription.keys.p256dh } } });
+      const noAuth = await api.call({
+        method: 'POST',
+        url: '/v2/notifications/push/subscriptions',
+        as: alice,
+        body: { ...subscription, keys: { p256dh: subscription.keys.p256dh } },
+      });
       expect(noAuth.statusCode).toBe(400);
       expect(noAuth.json()).toMatchObject({ field: 'keys.auth' });
     });
@@ -120,9 +173,17 @@ describe('/v2/notifications', () => {
     it('turns email alerts off for the search on the RFC 8058 POST', async () => {
       const search = await createSearch(alice);
       const other = await createSearch(alice);
-      const response = await api.app.inject({ method: 'POST', url: await unsubscribePath(search.id), headers: FORM, payload: 'List-Unsubscribe=One-Click' });
+      const response = await api.app.inject({
+        method: 'POST',
+        url: await unsubscribePath(search.id),
+        headers: FORM,
+        payload: 'List-Unsubscribe=One-Click',
+      });
       expect(response.statusCode, response.body).toBe(200);
-      expect(unsubscribeResultSchema.parse(response.json())).toEqual({ search_id: search.id, send_email_updates: false });
+      expect(unsubscribeResultSchema.parse(response.json())).toEqual({
+        search_id: search.id,
+        send_email_updates: false,
+      });
       expect(await isEmailOn(search.id)).toBe(false);
       expect(await isEmailOn(other.id)).toBe(true);
     });
@@ -143,16 +204,34 @@ describe('/v2/notifications', () => {
     it('refuses forged or missing tokens with a readable 400', async () => {
       const search = await createSearch(bob);
       const forged = (await unsubscribePath(search.id)).replace(/.{4}$/, 'AAAA');
-      const post = await api.app.inject({ method: 'POST', url: forged, headers: FORM, payload: 'List-Unsubscribe=One-Click' });
+      const post = await api.app.inject({
+        method: 'POST',
+        url: forged,
+        headers: FORM,
+        payload: 'List-Unsubscribe=One-Click',
+      });
       expect(post.statusCode).toBe(400);
-      expect(post.json()).toMatchObject({ field: 'token', message: expect.stringContaining('not valid') as unknown });
+      expect(post.json()).toMatchObject({
+        field: 'token',
+        message: expect.stringContaining('not valid') as unknown,
+      });
       const page = await api.app.inject({ method: 'GET', url: forged });
       expect(page.statusCode).toBe(400);
       expect(page.body).toContain('This link is not valid');
-      const missing = await api.app.inject({ method: 'POST', url: '/v2/notifications/unsubscribe', headers: FORM, payload: 'List-Unsubscribe=One-Click' });
+      const missing = await api.app.inject({
+        method: 'POST',
+        url: '/v2/notifications/unsubscribe',
+        headers: FORM,
+        payload: 'List-Unsubscribe=One-Click',
+      });
       expect(missing.statusCode).toBe(400);
       expect(missing.json()).toMatchObject({ field: 'token' });
-      const wrongBody = await api.app.inject({ method: 'POST', url: await unsubscribePath(search.id), headers: FORM, payload: 'List-Unsubscribe=Yes' });
+      const wrongBody = await api.app.inject({
+        method: 'POST',
+        url: await unsubscribePath(search.id),
+        headers: FORM,
+        payload: 'List-Unsubscribe=Yes',
+      });
       expect(wrongBody.statusCode).toBe(400);
       expect(await isEmailOn(search.id)).toBe(true);
     });
@@ -162,24 +241,50 @@ describe('/v2/notifications', () => {
     const phone = '+14155550199';
     const path = '/v2/notifications/twilio/inbound';
 
-    async function sendInbound(body: string, signature?: string): Promise<{ statusCode: number; body: string; contentType: string }> {
-      const params = { From: phone, To: '+15005550006', Body: body, MessageSid: 'SM0123456789abcdef0123456789abcdef', AccountSid: 'AC0123' };
+    async function sendInbound(
+      body: string,
+      signature?: string,
+    ): Promise<{ statusCode: number; body: string; contentType: string }> {
+      const params = {
+        From: phone,
+        To: '+15005550006',
+        Body: body,
+        MessageSid: 'SM0123456789abcdef0123456789abcdef',
+        AccountSid: 'AC0123',
+      };
       const response = await webhookApp.inject({
         method: 'POST',
         url: path,
-        headers: { ...FORM, 'x-twilio-signature': signature ?? twilio.getExpectedTwilioSignature(TWILIO_AUTH_TOKEN, `${PUBLIC_URL}${path}`, params) },
+        headers: {
+          ...FORM,
+          'x-twilio-signature':
+            signature ??
+            twilio.getExpectedTwilioSignature(TWILIO_AUTH_TOKEN, `${PUBLIC_URL}${path}`, params),
+        },
         payload: new URLSearchParams(params).toString(),
       });
-      return { statusCode: response.statusCode, body: response.body, contentType: String(response.headers['content-type']) };
+      return {
+        statusCode: response.statusCode,
+        body: response.body,
+        contentType: String(response.headers['content-type']),
+      };
     }
 
     async function isOptedOut(): Promise<boolean> {
-      const row = await api.testDb.db.selectFrom('users').select('is_text_opted_out').where('id', '=', alice.user.id).executeTakeFirstOrThrow();
+      const row = await api.testDb.db
+        .selectFrom('users')
+        .select('is_text_opted_out')
+        .where('id', '=', alice.user.id)
+        .executeTakeFirstOrThrow();
       return row.is_text_opted_out;
     }
 
     it('opts the number out on STOP and back in on START, answering TwiML', async () => {
-      await api.testDb.db.updateTable('users').set({ phone_number: phone }).where('id', '=', alice.user.id).execute();
+      await api.testDb.db
+        .updateTable('users')
+        .set({ phone_number: phone })
+        .where('id', '=', alice.user.id)
+        .execute();
       const stop = await sendInbound(' stop ');
       expect(stop.statusCode, stop.body).toBe(200);
       expect(stop.contentType).toContain('text/xml');
@@ -204,7 +309,12 @@ describe('/v2/notifications', () => {
     });
 
     it('refuses every webhook when Twilio is not configured', async () => {
-      const response = await api.app.inject({ method: 'POST', url: path, headers: FORM, payload: `From=${encodeURIComponent(phone)}&Body=STOP` });
+      const response = await api.app.inject({
+        method: 'POST',
+        url: path,
+        headers: FORM,
+        payload: `From=${encodeURIComponent(phone)}&Body=STOP`,
+      });
       expect(response.statusCode).toBe(403);
     });
   });

@@ -7,7 +7,12 @@ const MINUTE = 60_000;
 const HOME = 'R095'; // Fifth Avenue
 const NEAR = 'R032'; // SoHo, about 2.3 miles away
 
-type OutboxRow = { channel: string; search_id: string | null; idempotency_key: string; payload: AlertPayload };
+type OutboxRow = {
+  channel: string;
+  search_id: string | null;
+  idempotency_key: string;
+  payload: AlertPayload;
+};
 
 describe('restock alerts', () => {
   let watch: WatchHarness;
@@ -16,7 +21,11 @@ describe('restock alerts', () => {
   const searches: Record<string, SearchRow> = {};
 
   async function readOutbox(): Promise<OutboxRow[]> {
-    const rows = await watch.db.selectFrom('alert_outbox').select(['channel', 'search_id', 'idempotency_key', 'payload']).orderBy('id').execute();
+    const rows = await watch.db
+      .selectFrom('alert_outbox')
+      .select(['channel', 'search_id', 'idempotency_key', 'payload'])
+      .orderBy('id')
+      .execute();
     return rows as unknown as OutboxRow[];
   }
 
@@ -41,7 +50,8 @@ describe('restock alerts', () => {
     const otherProductPart = listSeedParts('US', 'iphone16')[0];
     // Start from empty shelves for the parts the test is about, everywhere in the US.
     for (const storeId of listSeedStores('en_US')) {
-      for (const part of [preferred, other, otherProductPart]) watch.simulator.setStatus(storeId, part, 'unavailable');
+      for (const part of [preferred, other, otherProductPart])
+        watch.simulator.setStatus(storeId, part, 'unavailable');
     }
     const premium = await watch.createUser('premium', 'best');
     const better = await watch.createUser('better', 'better');
@@ -50,7 +60,11 @@ describe('restock alerts', () => {
     const pusher = await watch.createUser('pusher', 'better');
     await watch.db
       .insertInto('push_subscriptions')
-      .values({ user_id: pusher.id, endpoint: 'https://push.example/1', keys: JSON.stringify({ p256dh: 'k', auth: 'a' }) })
+      .values({
+        user_id: pusher.id,
+        endpoint: 'https://push.example/1',
+        keys: JSON.stringify({ p256dh: 'k', auth: 'a' }),
+      })
       .execute();
     const base = { productId: 'iphone16pro', storeId: HOME, preferred: [preferred] };
     searches.premiumHome = await watch.createSearch(premium, base);
@@ -58,12 +72,33 @@ describe('restock alerts', () => {
     searches.freeHome = await watch.createSearch(free, base);
     searches.quietHome = await watch.createSearch(quiet, base);
     searches.otherModel = await watch.createSearch(premium, { ...base, preferred: [other] });
-    searches.noChannels = await watch.createSearch(premium, { ...base, isEmail: false, isText: false });
+    searches.noChannels = await watch.createSearch(premium, {
+      ...base,
+      isEmail: false,
+      isText: false,
+    });
     searches.pusherHome = await watch.createSearch(pusher, base);
-    searches.nearbyAll = await watch.createSearch(premium, { ...base, storeId: NEAR, isNearby: true });
-    searches.nearbyTooFar = await watch.createSearch(premium, { ...base, storeId: NEAR, isNearby: true, maxMiles: 1 });
-    searches.nearbyOff = await watch.createSearch(premium, { ...base, storeId: NEAR, isNearby: false });
-    searches.otherProduct = await watch.createSearch(premium, { productId: 'iphone16', storeId: HOME, preferred: [otherProductPart] });
+    searches.nearbyAll = await watch.createSearch(premium, {
+      ...base,
+      storeId: NEAR,
+      isNearby: true,
+    });
+    searches.nearbyTooFar = await watch.createSearch(premium, {
+      ...base,
+      storeId: NEAR,
+      isNearby: true,
+      maxMiles: 1,
+    });
+    searches.nearbyOff = await watch.createSearch(premium, {
+      ...base,
+      storeId: NEAR,
+      isNearby: false,
+    });
+    searches.otherProduct = await watch.createSearch(premium, {
+      productId: 'iphone16',
+      storeId: HOME,
+      preferred: [otherProductPart],
+    });
 
     const first = await watch.runCycle();
     expect(first.failed).toBe(0);
@@ -87,12 +122,27 @@ describe('restock alerts', () => {
       'pusherHome:push',
     ]);
     const nearby = rows.find((row) => row.search_id === searches.nearbyAll.id);
-    expect(nearby?.payload).toMatchObject({ storeId: HOME, storeName: 'Fifth Avenue', partNumber: preferred, productName: 'iPhone 16 Pro', countryCode: 'US' });
+    expect(nearby?.payload).toMatchObject({
+      storeId: HOME,
+      storeName: 'Fifth Avenue',
+      partNumber: preferred,
+      productName: 'iPhone 16 Pro',
+      countryCode: 'US',
+    });
     expect(nearby?.payload.distanceMiles).toBeGreaterThan(1);
     expect(nearby?.payload.distanceMiles).toBeLessThan(5);
-    const events = await watch.db.selectFrom('availability_events').selectAll().where('part_number', '=', preferred).where('to_status', '=', 'available').execute();
+    const events = await watch.db
+      .selectFrom('availability_events')
+      .selectAll()
+      .where('part_number', '=', preferred)
+      .where('to_status', '=', 'available')
+      .execute();
     expect(events).toHaveLength(1);
-    expect(rows.every((row) => row.idempotency_key.startsWith(`${row.search_id}:${HOME}:${preferred}:${events[0].id}:`))).toBe(true);
+    expect(
+      rows.every((row) =>
+        row.idempotency_key.startsWith(`${row.search_id}:${HOME}:${preferred}:${events[0].id}:`),
+      ),
+    ).toBe(true);
   });
 
   it('alerts nobody again on the next identical answer', async () => {

@@ -10,7 +10,11 @@ import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-datab
 const T0 = Date.UTC(2026, 0, 15, 12);
 const GROUP = { countryCode: 'CA', productId: 'iphone16pro', storeId: 'R121' };
 
-function buildStore(storeNumber: string, km: number | null, parts: Record<string, PickupStatus>): StoreAvailability {
+function buildStore(
+  storeNumber: string,
+  km: number | null,
+  parts: Record<string, PickupStatus>,
+): StoreAvailability {
   return {
     storeNumber,
     name: storeNumber,
@@ -20,12 +24,25 @@ function buildStore(storeNumber: string, km: number | null, parts: Record<string
     distance: km === null ? null : { value: km, unit: 'km' },
     latitude: null,
     longitude: null,
-    parts: Object.entries(parts).map(([partNumber, status]) => ({ partNumber, status, pickupQuote: null, productTitle: null, isPickEligible: null })),
+    parts: Object.entries(parts).map(([partNumber, status]) => ({
+      partNumber,
+      status,
+      pickupQuote: null,
+      productTitle: null,
+      isPickEligible: null,
+    })),
   };
 }
 
 function buildAnswer(observedAt: number, stores: StoreAvailability[]): PickupAnswer {
-  return { location: null, stores, skippedStoreCount: 0, endpoint: 'fulfillment-messages', url: 'http://sim/', observedAt };
+  return {
+    location: null,
+    stores,
+    skippedStoreCount: 0,
+    endpoint: 'fulfillment-messages',
+    url: 'http://sim/',
+    observedAt,
+  };
 }
 
 describe('applying an upstream answer', () => {
@@ -33,18 +50,40 @@ describe('applying an upstream answer', () => {
   let neighbour: string;
 
   async function readStatus(storeId: string, part: string): Promise<string | undefined> {
-    const row = await testDb.db.selectFrom('availability_snapshots').select('status').where('store_id', '=', storeId).where('part_number', '=', part).executeTakeFirst();
+    const row = await testDb.db
+      .selectFrom('availability_snapshots')
+      .select('status')
+      .where('store_id', '=', storeId)
+      .where('part_number', '=', part)
+      .executeTakeFirst();
     return row?.status;
   }
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
     await seedCatalog(testDb.db);
-    const stores = await testDb.db.selectFrom('stores').select('store_id').where('country_locale', '=', 'en_CA').where('store_id', '!=', GROUP.storeId).execute();
+    const stores = await testDb.db
+      .selectFrom('stores')
+      .select('store_id')
+      .where('country_locale', '=', 'en_CA')
+      .where('store_id', '!=', GROUP.storeId)
+      .execute();
     neighbour = stores[0].store_id;
-    const user = await findOrCreateUserByIdentity(testDb.db, { issuer: 'https://idp.test/', subject: 'u', email: 'u@example.com' });
-    await insertSearch(testDb.db, { user_id: user.id, product_type: GROUP.productId, store_id: GROUP.storeId });
-    await insertSearch(testDb.db, { user_id: user.id, product_type: GROUP.productId, store_id: neighbour });
+    const user = await findOrCreateUserByIdentity(testDb.db, {
+      issuer: 'https://idp.test/',
+      subject: 'u',
+      email: 'u@example.com',
+    });
+    await insertSearch(testDb.db, {
+      user_id: user.id,
+      product_type: GROUP.productId,
+      store_id: GROUP.storeId,
+    });
+    await insertSearch(testDb.db, {
+      user_id: user.id,
+      product_type: GROUP.productId,
+      store_id: neighbour,
+    });
     await syncPollTargets(testDb.db, new Date(T0));
   });
   afterAll(async () => testDb.drop());
@@ -53,47 +92,88 @@ describe('applying an upstream answer', () => {
     const report = await applyPickupAnswer(
       testDb.db,
       GROUP,
-      buildAnswer(T0, [buildStore(GROUP.storeId, 0, { A: 'available', B: 'unavailable' }), buildStore(neighbour, 10, { A: 'unavailable', B: 'unknown' }), buildStore('R999999', 5, { A: 'available' })]),
+      buildAnswer(T0, [
+        buildStore(GROUP.storeId, 0, { A: 'available', B: 'unavailable' }),
+        buildStore(neighbour, 10, { A: 'unavailable', B: 'unknown' }),
+        buildStore('R999999', 5, { A: 'available' }),
+      ]),
       { quietWindowMs: 30 * 60_000 },
     );
     expect(report).toMatchObject({ storesSeen: 2, changes: 3, restocks: 1 });
     expect(await readStatus(neighbour, 'B')).toBe('unknown');
     const distances = await testDb.db.selectFrom('store_neighbours').selectAll().execute();
-    expect(distances.map((row) => [row.store_id, row.neighbour_store_id, row.distance_miles]).sort()).toEqual(
-      [[GROUP.storeId, neighbour, 6.2], [neighbour, GROUP.storeId, 6.2]].sort(),
+    expect(
+      distances.map((row) => [row.store_id, row.neighbour_store_id, row.distance_miles]).sort(),
+    ).toEqual(
+      [
+        [GROUP.storeId, neighbour, 6.2],
+        [neighbour, GROUP.storeId, 6.2],
+      ].sort(),
     );
-    const targets = await testDb.db.selectFrom('poll_targets').select(['store_id', 'last_covered_at', 'last_requested_at']).orderBy('store_id').execute();
+    const targets = await testDb.db
+      .selectFrom('poll_targets')
+      .select(['store_id', 'last_covered_at', 'last_requested_at'])
+      .orderBy('store_id')
+      .execute();
     expect(targets.every((target) => target.last_covered_at?.getTime() === T0)).toBe(true);
     expect(targets.find((target) => target.store_id === neighbour)?.last_requested_at).toBeNull();
   });
 
   it('keeps the last known status for a part the answer could not tell about', async () => {
-    const report = await applyPickupAnswer(testDb.db, GROUP, buildAnswer(T0 + 60_000, [buildStore(GROUP.storeId, 0, { A: 'unknown', B: 'unknown' })]), { quietWindowMs: 0 });
+    const report = await applyPickupAnswer(
+      testDb.db,
+      GROUP,
+      buildAnswer(T0 + 60_000, [buildStore(GROUP.storeId, 0, { A: 'unknown', B: 'unknown' })]),
+      { quietWindowMs: 0 },
+    );
     expect(report.changes).toBe(0);
     expect(await readStatus(GROUP.storeId, 'A')).toBe('available');
     expect(await readStatus(GROUP.storeId, 'B')).toBe('unavailable');
   });
 
   it('lets an unknown become known without inventing a previous status', async () => {
-    await applyPickupAnswer(testDb.db, GROUP, buildAnswer(T0 + 120_000, [buildStore(neighbour, 10, { B: 'available' })]), { quietWindowMs: 0 });
-    const events = await testDb.db.selectFrom('availability_events').select(['from_status', 'to_status']).where('store_id', '=', neighbour).where('part_number', '=', 'B').execute();
+    await applyPickupAnswer(
+      testDb.db,
+      GROUP,
+      buildAnswer(T0 + 120_000, [buildStore(neighbour, 10, { B: 'available' })]),
+      { quietWindowMs: 0 },
+    );
+    const events = await testDb.db
+      .selectFrom('availability_events')
+      .select(['from_status', 'to_status'])
+      .where('store_id', '=', neighbour)
+      .where('part_number', '=', 'B')
+      .execute();
     expect(events).toEqual([{ from_status: null, to_status: 'available' }]);
   });
 
   it('never lets an answer older than the snapshot rewind it', async () => {
-    const report = await applyPickupAnswer(testDb.db, GROUP, buildAnswer(T0 - 60_000, [buildStore(GROUP.storeId, 0, { A: 'unavailable' })]), { quietWindowMs: 0 });
+    const report = await applyPickupAnswer(
+      testDb.db,
+      GROUP,
+      buildAnswer(T0 - 60_000, [buildStore(GROUP.storeId, 0, { A: 'unavailable' })]),
+      { quietWindowMs: 0 },
+    );
     expect(report.changes).toBe(0);
     expect(await readStatus(GROUP.storeId, 'A')).toBe('available');
   });
 
   it('records a change once when two answers listing the same store land at the same time', async () => {
     const other = { ...GROUP, storeId: neighbour };
-    const answer = (at: number): PickupAnswer => buildAnswer(at, [buildStore(GROUP.storeId, 0, { C: 'available' }), buildStore(neighbour, 10, { C: 'available' })]);
+    const answer = (at: number): PickupAnswer =>
+      buildAnswer(at, [
+        buildStore(GROUP.storeId, 0, { C: 'available' }),
+        buildStore(neighbour, 10, { C: 'available' }),
+      ]);
     await Promise.all([
       applyPickupAnswer(testDb.db, GROUP, answer(T0 + 300_000), { quietWindowMs: 0 }),
       applyPickupAnswer(testDb.db, other, answer(T0 + 300_001), { quietWindowMs: 0 }),
     ]);
-    const events = await testDb.db.selectFrom('availability_events').select('store_id').where('part_number', '=', 'C').execute();
+    const events = await testDb.db
+      .selectFrom('availability_events')
+      .select('store_id')
+      .where('part_number', '=', 'C')
+      .execute();
     expect(events.map((event) => event.store_id).sort()).toEqual([GROUP.storeId, neighbour].sort());
   });
 });

@@ -9,7 +9,11 @@ import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp-sink.ts';
 import { startTwilioStandIn, type TwilioStandIn } from '#tests/helpers/twilio-stand-in.ts';
 import { listSeedParts, listSeedStores, startWatchHarness, type WatchHarness } from './support.ts';
 
-async function waitFor(description: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
+async function waitFor(
+  description: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${description}`);
@@ -33,14 +37,20 @@ describe('watch engine end to end', () => {
     twilio = await startTwilioStandIn();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-e2e-'));
     part = listSeedParts('US', 'iphone16pro')[0]!;
-    for (const storeId of listSeedStores('en_US')) watch.simulator.setStatus(storeId, part, 'unavailable');
+    for (const storeId of listSeedStores('en_US'))
+      watch.simulator.setStatus(storeId, part, 'unavailable');
 
     const ann = await watch.createUser('ann', 'best', { phone: '+12025550101' });
     const ben = await watch.createUser('ben', 'best', { phone: '+12025550102' });
     const cat = await watch.createUser('cat', 'better');
     const dan = await watch.createUser('dan', 'best', { isNotificationsEnabled: false });
     await watch.createSearch(ann, { productId: 'iphone16pro', storeId: 'R095', preferred: [part] });
-    await watch.createSearch(ben, { productId: 'iphone16pro', storeId: 'R032', preferred: [part], isNearby: true });
+    await watch.createSearch(ben, {
+      productId: 'iphone16pro',
+      storeId: 'R032',
+      preferred: [part],
+      isNearby: true,
+    });
     await watch.createSearch(cat, { productId: 'iphone16pro', storeId: 'R095', preferred: [part] });
     await watch.createSearch(dan, { productId: 'iphone16pro', storeId: 'R095', preferred: [part] });
 
@@ -54,7 +64,13 @@ describe('watch engine end to end', () => {
       TWILIO_API_BASE_URL: twilio.baseUrl,
     });
     const quiet = (): undefined => undefined;
-    delivery = await startAlertDelivery({ db: watch.db, config, databaseUrl: watch.testDb.url, logger: { info: quiet, warn: quiet, error: quiet }, pollIntervalMs: 500 });
+    delivery = await startAlertDelivery({
+      db: watch.db,
+      config,
+      databaseUrl: watch.testDb.url,
+      logger: { info: quiet, warn: quiet, error: quiet },
+      pollIntervalMs: 500,
+    });
     watcher = await startWatcher({
       db: watch.db,
       connectionString: watch.testDb.url,
@@ -79,7 +95,10 @@ describe('watch engine end to end', () => {
 
   it('turns one /_sim/stock flip into exactly one email and one text per enabled search', async () => {
     await waitFor('the first polls of both stores', async () => {
-      const targets = await watch.db.selectFrom('poll_targets').select('last_requested_at').execute();
+      const targets = await watch.db
+        .selectFrom('poll_targets')
+        .select('last_requested_at')
+        .execute();
       return targets.length === 2 && targets.every((target) => target.last_requested_at !== null);
     });
     const response = await fetch(`${watch.simulator.url}/_sim/stock`, {
@@ -96,13 +115,26 @@ describe('watch engine end to end', () => {
     const pollsAfterAlert = polls;
     await waitFor('more cycles', () => polls >= pollsAfterAlert + 6);
     await waitFor('an idle outbox', async () => {
-      const pending = await watch.db.selectFrom('alert_outbox').select('id').where('status', 'in', ['pending', 'sending']).execute();
+      const pending = await watch.db
+        .selectFrom('alert_outbox')
+        .select('id')
+        .where('status', 'in', ['pending', 'sending'])
+        .execute();
       return pending.length === 0;
     });
 
-    expect(smtp.messages.map((message) => message.envelopeTo.join(',')).sort()).toEqual(['ann@example.com', 'ben@example.com', 'cat@example.com']);
-    expect(twilio.messages.map((message) => message.to).sort()).toEqual(['+12025550101', '+12025550102']);
-    const annEmail = smtp.messages.find((message) => message.envelopeTo.includes('ann@example.com'));
+    expect(smtp.messages.map((message) => message.envelopeTo.join(',')).sort()).toEqual([
+      'ann@example.com',
+      'ben@example.com',
+      'cat@example.com',
+    ]);
+    expect(twilio.messages.map((message) => message.to).sort()).toEqual([
+      '+12025550101',
+      '+12025550102',
+    ]);
+    const annEmail = smtp.messages.find((message) =>
+      message.envelopeTo.includes('ann@example.com'),
+    );
     expect(annEmail?.parsed.text).toContain('Fifth Avenue');
   });
 });

@@ -1,12 +1,22 @@
 // Test support for the watch engine: a migrated, seeded database, the upstream simulator on a
 // hand-moved clock shared with the poller, and quick ways to make users and searches.
 import type { Db } from '#server/db/database.ts';
-import { replacePreferredParts, insertSearch } from '#server/db/repositories/searches-repository.ts';
-import { findOrCreateUserByIdentity, updateUserAccount, updateUserPlan } from '#server/db/repositories/users-repository.ts';
+import {
+  replacePreferredParts,
+  insertSearch,
+} from '#server/db/repositories/searches-repository.ts';
+import {
+  findOrCreateUserByIdentity,
+  updateUserAccount,
+  updateUserPlan,
+} from '#server/db/repositories/users-repository.ts';
 import type { PlanCode, SearchRow, UserRow } from '#server/db/schema.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
 import { runWatchCycle, type CycleReport, type PollerDeps } from '#server/watch/index.ts';
-import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/watch/simulator/index.ts';
+import {
+  startUpstreamSimulator,
+  type RunningUpstreamSimulator,
+} from '#server/watch/simulator/index.ts';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import { createTokenBucketLimiter } from '#shared/upstream/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
@@ -25,29 +35,48 @@ export type WatchHarness = {
   advance: (ms: number) => void;
   /** Runs one planning cycle and all its polls in this process. */
   runCycle: () => Promise<CycleReport>;
-  createUser: (name: string, plan: PlanCode, extra?: { phone?: string | null; isNotificationsEnabled?: boolean }) => Promise<UserRow>;
+  createUser: (
+    name: string,
+    plan: PlanCode,
+    extra?: { phone?: string | null; isNotificationsEnabled?: boolean },
+  ) => Promise<UserRow>;
   createSearch: (
     user: UserRow,
-    search: { productId: string; storeId: string; preferred: string[]; isNearby?: boolean; maxMiles?: number | null; isEmail?: boolean; isText?: boolean },
+    search: {
+      productId: string;
+      storeId: string;
+      preferred: string[];
+      isNearby?: boolean;
+      maxMiles?: number | null;
+      isEmail?: boolean;
+      isText?: boolean;
+    },
   ) => Promise<SearchRow>;
   close: () => Promise<void>;
 };
 
 /** Part numbers of a product type in a country, from the seed catalog. */
 export function listSeedParts(countryCode: string, productId: string): string[] {
-  return PRODUCT_MODEL_SEEDS.filter((model) => model.country_code === countryCode && model.product_id === productId).map(
-    (model) => model.part_number,
-  );
+  return PRODUCT_MODEL_SEEDS.filter(
+    (model) => model.country_code === countryCode && model.product_id === productId,
+  ).map((model) => model.part_number);
 }
 
 /** Store ids of a country's seeded stores. */
 export function listSeedStores(locale: string): string[] {
-  return STORE_SEEDS.filter((store) => store.country_locale === locale).map((store) => store.store_id);
+  return STORE_SEEDS.filter((store) => store.country_locale === locale).map(
+    (store) => store.store_id,
+  );
 }
 
 /** Starts the harness; one per test file. */
 export async function startWatchHarness(
-  options: { quietWindowMinutes?: number; intervalSeconds?: number; testDb?: TestDatabase; startMs?: number } = {},
+  options: {
+    quietWindowMinutes?: number;
+    intervalSeconds?: number;
+    testDb?: TestDatabase;
+    startMs?: number;
+  } = {},
 ): Promise<WatchHarness> {
   const testDb = options.testDb ?? (await createTestDatabase());
   await seedCatalog(testDb.db);
@@ -68,7 +97,12 @@ export async function startWatchHarness(
     fetch: (url, init) => fetch(url, init),
     now,
     random: () => 0.5,
-    limiter: createTokenBucketLimiter({ capacity: 1000, refillPerSecond: 1000, now, sleep: () => Promise.resolve() }),
+    limiter: createTokenBucketLimiter({
+      capacity: 1000,
+      refillPerSecond: 1000,
+      now,
+      sleep: () => Promise.resolve(),
+    }),
     baseUrl: simulator.url,
     shape: 'fulfillment-messages',
     intervalMs: (options.intervalSeconds ?? 60) * 1000,
@@ -87,7 +121,11 @@ export async function startWatchHarness(
     runCycle: () => runWatchCycle(deps),
     createUser: async (name, plan, extra = {}) => {
       userCount += 1;
-      const user = await findOrCreateUserByIdentity(testDb.db, { issuer: 'https://idp.test/', subject: `${name}-${userCount}`, email: `${name}@example.com` });
+      const user = await findOrCreateUserByIdentity(testDb.db, {
+        issuer: 'https://idp.test/',
+        subject: `${name}-${userCount}`,
+        email: `${name}@example.com`,
+      });
       await updateUserPlan(testDb.db, user.id, plan);
       return await updateUserAccount(testDb.db, user.id, {
         email: user.email,

@@ -10,7 +10,10 @@ describe('blocked upstream', () => {
   let host: string;
 
   async function countOutbox(): Promise<number> {
-    const row = await watch.db.selectFrom('alert_outbox').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await watch.db
+      .selectFrom('alert_outbox')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -18,11 +21,20 @@ describe('blocked upstream', () => {
     watch = await startWatchHarness();
     host = resolveUpstreamHost(watch.simulator.url, 'US');
     part = listSeedParts('US', 'iphone16promax')[0]!;
-    for (const storeId of listSeedStores('en_US')) watch.simulator.setStatus(storeId, part, 'unavailable');
+    for (const storeId of listSeedStores('en_US'))
+      watch.simulator.setStatus(storeId, part, 'unavailable');
     const user = await watch.createUser('premium', 'best');
     // Two groups far apart (New York, San Francisco): neither answer covers the other.
-    await watch.createSearch(user, { productId: 'iphone16promax', storeId: 'R095', preferred: [part] });
-    await watch.createSearch(user, { productId: 'iphone16promax', storeId: 'R075', preferred: [part] });
+    await watch.createSearch(user, {
+      productId: 'iphone16promax',
+      storeId: 'R095',
+      preferred: [part],
+    });
+    await watch.createSearch(user, {
+      productId: 'iphone16promax',
+      storeId: 'R075',
+      preferred: [part],
+    });
     const first = await watch.runCycle();
     expect(first).toMatchObject({ polled: 2, failed: 0, alertsEnqueued: 0 });
   });
@@ -38,11 +50,20 @@ describe('blocked upstream', () => {
     expect(blocked).toMatchObject({ requests: 1, failed: 1, alertsEnqueued: 0 });
     expect(blocked.skipped.cooling_down).toBe(1);
     expect(watch.simulator.getRequestCount()).toBe(before + 1);
-    const hostRow = await watch.db.selectFrom('upstream_hosts').selectAll().where('host', '=', host).executeTakeFirstOrThrow();
+    const hostRow = await watch.db
+      .selectFrom('upstream_hosts')
+      .selectAll()
+      .where('host', '=', host)
+      .executeTakeFirstOrThrow();
     expect(hostRow.last_failure_kind).toBe('blocked');
     const coolDownUntil = hostRow.cool_down_until!.getTime();
     expect(coolDownUntil).toBeGreaterThan(watch.now() + 5 * MINUTE);
-    const snapshot = await watch.db.selectFrom('availability_snapshots').select('status').where('store_id', '=', 'R095').where('part_number', '=', part).executeTakeFirstOrThrow();
+    const snapshot = await watch.db
+      .selectFrom('availability_snapshots')
+      .select('status')
+      .where('store_id', '=', 'R095')
+      .where('part_number', '=', part)
+      .executeTakeFirstOrThrow();
     expect(snapshot.status).toBe('unavailable');
 
     // The fault is long over, but the host stays alone until the cool-down ends.
@@ -63,8 +84,14 @@ describe('blocked upstream', () => {
   });
 
   it('logs every request for the status page', async () => {
-    const rows = await watch.db.selectFrom('upstream_requests').select(['is_success', 'failure_kind']).orderBy('id').execute();
-    expect(rows.filter((row) => !row.is_success).map((row) => row.failure_kind)).toEqual(['blocked']);
+    const rows = await watch.db
+      .selectFrom('upstream_requests')
+      .select(['is_success', 'failure_kind'])
+      .orderBy('id')
+      .execute();
+    expect(rows.filter((row) => !row.is_success).map((row) => row.failure_kind)).toEqual([
+      'blocked',
+    ]);
     expect(rows.filter((row) => row.is_success).length).toBeGreaterThanOrEqual(3);
   });
 });

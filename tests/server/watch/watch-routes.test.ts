@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchInventorySchema } from '#shared/api/inventory.ts';
 import { searchHistorySchema, watchStatusSchema } from '#shared/api/watch.ts';
-import { insertSearch, replacePreferredParts } from '#server/db/repositories/searches-repository.ts';
+import {
+  insertSearch,
+  replacePreferredParts,
+} from '#server/db/repositories/searches-repository.ts';
 import type { SearchRow } from '#server/db/schema.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';
 import { listSeedParts, listSeedStores, startWatchHarness, type WatchHarness } from './support.ts';
@@ -23,8 +26,14 @@ describe('watch routes', () => {
     alice = await api.createUser('alice', 'best');
     bob = await api.createUser('bob', 'best');
     part = listSeedParts('US', 'iphone16pro')[0]!;
-    for (const storeId of listSeedStores('en_US')) watch.simulator.setStatus(storeId, part, 'unavailable');
-    search = await insertSearch(api.testDb.db, { user_id: alice.user.id, product_type: 'iphone16pro', store_id: 'R095', include_nearby_store_results: true });
+    for (const storeId of listSeedStores('en_US'))
+      watch.simulator.setStatus(storeId, part, 'unavailable');
+    search = await insertSearch(api.testDb.db, {
+      user_id: alice.user.id,
+      product_type: 'iphone16pro',
+      store_id: 'R095',
+      include_nearby_store_results: true,
+    });
     await replacePreferredParts(api.testDb.db, search.id, [part]);
     await watch.runCycle();
     watch.simulator.setStatus('R095', part, 'available');
@@ -38,14 +47,24 @@ describe('watch routes', () => {
   });
 
   it('lists restock events of the search’s store and nearby stores with daily counts', async () => {
-    const response = await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history?days=3`, as: alice });
+    const response = await api.call({
+      method: 'GET',
+      url: `/v2/searches/${search.id}/history?days=3`,
+      as: alice,
+    });
     expect(response.statusCode, response.body).toBe(200);
     const history = searchHistorySchema.parse(response.json());
     expect(history.days).toBe(3);
     expect(history.daily).toHaveLength(3);
-    const restocks = history.events.filter((event) => event.part_number === part && event.to_status === 'available');
+    const restocks = history.events.filter(
+      (event) => event.part_number === part && event.to_status === 'available',
+    );
     expect(restocks.map((event) => event.store_id).sort()).toEqual(['R032', 'R095']);
-    expect(restocks.find((event) => event.store_id === 'R095')).toMatchObject({ store_name: 'Fifth Avenue', distance_miles: 0, from_status: 'unavailable' });
+    expect(restocks.find((event) => event.store_id === 'R095')).toMatchObject({
+      store_name: 'Fifth Avenue',
+      distance_miles: 0,
+      from_status: 'unavailable',
+    });
     expect(restocks.find((event) => event.store_id === 'R032')?.distance_miles).toBeGreaterThan(0);
     expect(history.daily.reduce((sum, day) => sum + day.restocks, 0)).toBeGreaterThanOrEqual(2);
     expect(history.last_checked_at).not.toBeNull();
@@ -53,44 +72,73 @@ describe('watch routes', () => {
   });
 
   it('defaults to seven days and names `days` when it is out of range', async () => {
-    const week = searchHistorySchema.parse((await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history`, as: alice })).json());
+    const week = searchHistorySchema.parse(
+      (
+        await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history`, as: alice })
+      ).json(),
+    );
     expect(week.daily).toHaveLength(7);
     for (const days of ['0', '31', 'soon']) {
-      const response = await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history?days=${days}`, as: alice });
+      const response = await api.call({
+        method: 'GET',
+        url: `/v2/searches/${search.id}/history?days=${days}`,
+        as: alice,
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ reason: 'invalid_input', field: 'days' });
     }
   });
 
   it('answers 404 for someone else’s search and 401 without a token', async () => {
-    expect((await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history`, as: bob })).statusCode).toBe(404);
-    expect((await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history` })).statusCode).toBe(401);
+    expect(
+      (await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history`, as: bob }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history` })).statusCode,
+    ).toBe(401);
   });
 
   it('reports upstream health publicly and flags delays while a host cools down', async () => {
-    const healthy = watchStatusSchema.parse((await api.call({ method: 'GET', url: '/v2/status' })).json());
+    const healthy = watchStatusSchema.parse(
+      (await api.call({ method: 'GET', url: '/v2/status' })).json(),
+    );
     expect(healthy.is_delayed).toBe(false);
     expect(healthy.hosts).toHaveLength(1);
-    expect(healthy.hosts[0]).toMatchObject({ error_rate: 0, is_cooling_down: false, cool_down_until: null });
+    expect(healthy.hosts[0]).toMatchObject({
+      error_rate: 0,
+      is_cooling_down: false,
+      cool_down_until: null,
+    });
     expect(healthy.hosts[0].last_success_at).not.toBeNull();
 
     watch.simulator.injectFault('541', 300);
     watch.advance(MINUTE);
     const cycle = await watch.runCycle();
     expect(cycle.failed).toBe(1);
-    const blocked = watchStatusSchema.parse((await api.call({ method: 'GET', url: '/v2/status' })).json());
+    const blocked = watchStatusSchema.parse(
+      (await api.call({ method: 'GET', url: '/v2/status' })).json(),
+    );
     expect(blocked.is_delayed).toBe(true);
     expect(blocked.hosts[0]).toMatchObject({ is_cooling_down: true, last_failure_kind: 'blocked' });
     expect(blocked.hosts[0].error_rate).toBeGreaterThan(0);
   });
 
   it('says on the inventory that checks are failing instead of passing stale stock as current', async () => {
-    const response = await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: alice });
+    const response = await api.call({
+      method: 'GET',
+      url: `/v2/searches/${search.id}/inventory`,
+      as: alice,
+    });
     expect(response.statusCode, response.body).toBe(200);
     const inventory = searchInventorySchema.parse(response.json());
     expect(inventory.is_stale).toBe(true);
     expect(inventory.checks_failing_since).not.toBeNull();
-    const history = searchHistorySchema.parse((await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history`, as: alice })).json());
+    const history = searchHistorySchema.parse(
+      (
+        await api.call({ method: 'GET', url: `/v2/searches/${search.id}/history`, as: alice })
+      ).json(),
+    );
     expect(history.is_stale).toBe(true);
   });
 });

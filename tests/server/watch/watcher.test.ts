@@ -23,10 +23,16 @@ describe('watcher on pg-boss', () => {
   beforeAll(async () => {
     watch = await startWatchHarness({ startMs: Date.now() });
     part = listSeedParts('US', 'iphone16pro')[0]!;
-    for (const storeId of listSeedStores('en_US')) watch.simulator.setStatus(storeId, part, 'unavailable');
+    for (const storeId of listSeedStores('en_US'))
+      watch.simulator.setStatus(storeId, part, 'unavailable');
     const user = await watch.createUser('premium', 'best');
     for (const storeId of ['R095', 'R032', 'R075', 'R033']) {
-      await watch.createSearch(user, { productId: 'iphone16pro', storeId, preferred: [part], isText: false });
+      await watch.createSearch(user, {
+        productId: 'iphone16pro',
+        storeId,
+        preferred: [part],
+        isText: false,
+      });
     }
     // Two workers on one database, as with `shelfwatch worker` run twice.
     for (let index = 0; index < 2; index += 1) {
@@ -62,17 +68,25 @@ describe('watcher on pg-boss', () => {
 
   it('polls every group on its own schedule and turns a flip into exactly one outbox row', async () => {
     await waitFor(async () => {
-      const targets = await watch.db.selectFrom('poll_targets').select('last_requested_at').execute();
+      const targets = await watch.db
+        .selectFrom('poll_targets')
+        .select('last_requested_at')
+        .execute();
       return targets.length === 4 && targets.every((target) => target.last_requested_at !== null);
     });
     watch.simulator.setStatus('R075', part, 'available');
-    await waitFor(async () => (await watch.db.selectFrom('alert_outbox').select('id').execute()).length > 0);
+    await waitFor(
+      async () => (await watch.db.selectFrom('alert_outbox').select('id').execute()).length > 0,
+    );
     // Let a few more cycles run: the same answer must not alert again.
     const polledSoFar = outcomes.length;
     await waitFor(async () => outcomes.length >= polledSoFar + 6);
     const rows = await watch.db.selectFrom('alert_outbox').select(['channel', 'payload']).execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ channel: 'email', payload: { storeId: 'R075', partNumber: part } });
+    expect(rows[0]).toMatchObject({
+      channel: 'email',
+      payload: { storeId: 'R075', partNumber: part },
+    });
     expect(overlaps).toBe(0);
     expect(outcomes.every((outcome) => outcome.kind !== 'failed')).toBe(true);
   });

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyCoverage, formatGroupKey, groupSearches, planCycle, type PollTargetState } from '#shared/watch/planner.ts';
+import {
+  applyCoverage,
+  formatGroupKey,
+  groupSearches,
+  planCycle,
+  type PollTargetState,
+} from '#shared/watch/planner.ts';
 
 const INTERVAL = 60_000;
 
@@ -25,7 +31,10 @@ const worldArbitrary: fc.Arbitrary<World> = fc.record({
   ),
   neighbourSeeds: fc.array(fc.nat(), { minLength: 1, maxLength: 40 }),
   cycles: fc.integer({ min: 1, max: 6 }),
-  jitters: fc.array(fc.double({ min: -0.1, max: 0.1, noNaN: true }), { minLength: 6, maxLength: 6 }),
+  jitters: fc.array(fc.double({ min: -0.1, max: 0.1, noNaN: true }), {
+    minLength: 6,
+    maxLength: 6,
+  }),
   hintSeeds: fc.option(fc.array(fc.nat(), { minLength: 8, maxLength: 8 }), { nil: null }),
 });
 
@@ -33,18 +42,30 @@ const worldArbitrary: fc.Arbitrary<World> = fc.record({
  * Runs cycles the way the poller does: plan, then for each due group re-check coverage just
  * before asking (a neighbour's answer may have arrived), and apply each answer's coverage.
  */
-function simulate(world: World, onCycleEnd: (targets: PollTargetState[], cycleStartedAt: number, requests: number) => void): void {
+function simulate(
+  world: World,
+  onCycleEnd: (targets: PollTargetState[], cycleStartedAt: number, requests: number) => void,
+): void {
   const groups = groupSearches(world.searches);
-  const targets = [...groups.values()].map(
-    ({ key }): PollTargetState => ({ ...key, host: 'h', lastRequestedAt: null, lastCoveredAt: null, nextDueAt: 0 }),
-  );
+  const targets = [...groups.values()].map(({ key }): PollTargetState => ({
+    ...key,
+    host: 'h',
+    lastRequestedAt: null,
+    lastCoveredAt: null,
+    nextDueAt: 0,
+  }));
   const stores = ['R001', 'R002', 'R003', 'R004', 'R005', 'R006', 'R007', 'R008'];
   const hints =
     world.hintSeeds === null
       ? undefined
       : {
           intervalMs: INTERVAL,
-          neighbourIdsByStore: new Map(stores.map((store, index) => [store, stores.filter((_, bit) => ((world.hintSeeds![index] ?? 0) >> bit) & 1)])),
+          neighbourIdsByStore: new Map(
+            stores.map((store, index) => [
+              store,
+              stores.filter((_, bit) => ((world.hintSeeds![index] ?? 0) >> bit) & 1),
+            ]),
+          ),
         };
   let now = 1_000_000;
   let answerCount = 0;
@@ -61,7 +82,12 @@ function simulate(world: World, onCycleEnd: (targets: PollTargetState[], cycleSt
       answerCount += 1;
       const listed = [target.storeId, ...stores.filter((_, index) => (seed >> index) & 1)];
       target.lastRequestedAt = now;
-      applyCoverage(targets, { countryCode: target.countryCode, productId: target.productId, storeIds: listed, observedAt: now });
+      applyCoverage(targets, {
+        countryCode: target.countryCode,
+        productId: target.productId,
+        storeIds: listed,
+        observedAt: now,
+      });
     }
     onCycleEnd(targets, cycleStartedAt, requests);
     now = cycleStartedAt + INTERVAL * (1 + (world.jitters[cycle] ?? 0));
@@ -85,7 +111,9 @@ describe('planner', () => {
         const groupKeys = new Set(world.searches.map(formatGroupKey));
         simulate(world, (targets, cycleStartedAt) => {
           for (const search of world.searches) {
-            const target = targets.find((candidate) => formatGroupKey(candidate) === formatGroupKey(search));
+            const target = targets.find(
+              (candidate) => formatGroupKey(candidate) === formatGroupKey(search),
+            );
             expect(target?.lastCoveredAt ?? -1).toBeGreaterThanOrEqual(cycleStartedAt);
           }
           expect(targets.length).toBe(groupKeys.size);
@@ -98,7 +126,9 @@ describe('planner', () => {
     fc.assert(
       fc.property(worldArbitrary, (world) => {
         const groupCount = new Set(world.searches.map(formatGroupKey)).size;
-        simulate(world, (_targets, _start, requests) => expect(requests).toBeLessThanOrEqual(groupCount));
+        simulate(world, (_targets, _start, requests) =>
+          expect(requests).toBeLessThanOrEqual(groupCount),
+        );
       }),
     );
   });
@@ -110,7 +140,9 @@ describe('planner', () => {
           // Each simulated request takes 500 ms, far below the interval.
           const cycleEnd = cycleStartedAt + targets.length * 500;
           for (const target of targets) {
-            expect(cycleEnd - (target.lastCoveredAt ?? Number.NEGATIVE_INFINITY)).toBeLessThanOrEqual(INTERVAL);
+            expect(
+              cycleEnd - (target.lastCoveredAt ?? Number.NEGATIVE_INFINITY),
+            ).toBeLessThanOrEqual(INTERVAL);
           }
         });
       }),
@@ -124,26 +156,46 @@ describe('planner', () => {
     // Every answer lists all four stores, so after the first cycle taught each store its
     // neighbours, one request per cycle covers all twelve searches.
     let secondCycleRequests = -1;
-    simulate({ searches, neighbourSeeds: [0b1111], cycles: 2, jitters: [0, 0], hintSeeds: null }, (_t, _s, requests) => {
-      secondCycleRequests = requests;
-    });
+    simulate(
+      { searches, neighbourSeeds: [0b1111], cycles: 2, jitters: [0, 0], hintSeeds: null },
+      (_t, _s, requests) => {
+        secondCycleRequests = requests;
+      },
+    );
     expect(secondCycleRequests).toBe(1);
   });
 
   it('with neighbour hints, asks the group expected to cover the most others first', () => {
-    const base = { countryCode: 'US', productId: 'iphone16', host: 'apple', lastRequestedAt: 1, lastCoveredAt: 500, nextDueAt: 0 };
+    const base = {
+      countryCode: 'US',
+      productId: 'iphone16',
+      host: 'apple',
+      lastRequestedAt: 1,
+      lastCoveredAt: 500,
+      nextDueAt: 0,
+    };
     const targets = ['R001', 'R002', 'R003', 'R004'].map((storeId) => ({ ...base, storeId }));
     const neighbourIdsByStore = new Map([
       ['R001', ['R002']],
       ['R003', ['R001', 'R002', 'R004']],
     ]);
-    const plan = planCycle(targets, { now: 1_000, cycleStartedAt: 1_000, coolDownUntilByHost: new Map() }, { neighbourIdsByStore, intervalMs: INTERVAL });
+    const plan = planCycle(
+      targets,
+      { now: 1_000, cycleStartedAt: 1_000, coolDownUntilByHost: new Map() },
+      { neighbourIdsByStore, intervalMs: INTERVAL },
+    );
     expect(plan.due.map((target) => target.storeId)[0]).toBe('R003');
     expect(plan.due).toHaveLength(4);
   });
 
   it('orders due groups stalest first and leaves cooling hosts and backing-off groups alone', () => {
-    const base = { countryCode: 'US', productId: 'iphone16', host: 'apple', lastRequestedAt: 1, nextDueAt: 0 };
+    const base = {
+      countryCode: 'US',
+      productId: 'iphone16',
+      host: 'apple',
+      lastRequestedAt: 1,
+      nextDueAt: 0,
+    };
     const plan = planCycle(
       [
         { ...base, storeId: 'R001', lastCoveredAt: 500 },

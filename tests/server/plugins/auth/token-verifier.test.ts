@@ -12,7 +12,11 @@ import {
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { startTestIdentityProvider, type TestIdentityProvider } from '#tests/helpers/tokens.ts';
 
-async function expectRejected(verify: TokenVerifier, token: string, reason: TokenRejectionReason): Promise<void> {
+async function expectRejected(
+  verify: TokenVerifier,
+  token: string,
+  reason: TokenRejectionReason,
+): Promise<void> {
   const error: unknown = await verify(token).then(
     () => undefined,
     (rejection: unknown) => rejection,
@@ -38,14 +42,24 @@ describe('verifying API access tokens', () => {
 
   it("accepts a token signed with the provider's key and returns its subject and email", async () => {
     const token = await idp.issueAccessToken({ subject: 'user-42', email: 'someone@example.com' });
-    await expect(verify(token)).resolves.toEqual({ issuer: idp.issuer, subject: 'user-42', email: 'someone@example.com' });
+    await expect(verify(token)).resolves.toEqual({
+      issuer: idp.issuer,
+      subject: 'user-42',
+      email: 'someone@example.com',
+    });
     const withoutEmail = await idp.issueAccessToken({ subject: 'user-43' });
     await expect(verify(withoutEmail)).resolves.toEqual({ issuer: idp.issuer, subject: 'user-43' });
   });
 
   it('rejects an expired token, tolerating a few seconds of clock skew', async () => {
-    await expectRejected(verify, await idp.issueAccessToken({ subject: 'u', expiresInSeconds: -120 }), 'expired');
-    await expect(verify(await idp.issueAccessToken({ subject: 'u', expiresInSeconds: -5 }))).resolves.toMatchObject({
+    await expectRejected(
+      verify,
+      await idp.issueAccessToken({ subject: 'u', expiresInSeconds: -120 }),
+      'expired',
+    );
+    await expect(
+      verify(await idp.issueAccessToken({ subject: 'u', expiresInSeconds: -5 })),
+    ).resolves.toMatchObject({
       subject: 'u',
     });
   });
@@ -56,7 +70,10 @@ describe('verifying API access tokens', () => {
   });
 
   it('rejects a token for another audience', async () => {
-    const token = await idp.issueAccessToken({ subject: 'u', audience: 'https://other-api.example/' });
+    const token = await idp.issueAccessToken({
+      subject: 'u',
+      audience: 'https://other-api.example/',
+    });
     await expectRejected(verify, token, 'wrong-audience');
   });
 
@@ -70,7 +87,8 @@ describe('verifying API access tokens', () => {
       .sign(new TextEncoder().encode('a shared secret that is long enough!!'));
     await expectRejected(verify, hmac, 'algorithm-not-allowed');
 
-    const encode = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const encode = (value: object): string =>
+      Buffer.from(JSON.stringify(value)).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
     const unsigned = `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ iss: idp.issuer, aud: idp.audience, sub: 'u', exp: now + 300 })}.`;
     await expectRejected(verify, unsigned, 'algorithm-not-allowed');
@@ -79,10 +97,18 @@ describe('verifying API access tokens', () => {
   it('rejects tokens signed by a key the provider does not publish', async () => {
     const foreignKid = await idp.issueForeignToken({ subject: 'u', issuer: idp.issuer });
     await expectRejected(verify, foreignKid, 'unknown-key');
-    const { kid } = JSON.parse(Buffer.from(foreignKid.split('.')[0], 'base64url').toString()) as { kid: string };
+    const { kid } = JSON.parse(Buffer.from(foreignKid.split('.')[0], 'base64url').toString()) as {
+      kid: string;
+    };
     expect(kid).toBe('foreign-key');
-    const jwks = (await (await fetch(new URL('.well-known/jwks.json', idp.issuer))).json()) as { keys: { kid: string }[] };
-    const stolenKid = await idp.issueForeignToken({ subject: 'u', issuer: idp.issuer, kid: jwks.keys[0].kid });
+    const jwks = (await (await fetch(new URL('.well-known/jwks.json', idp.issuer))).json()) as {
+      keys: { kid: string }[];
+    };
+    const stolenKid = await idp.issueForeignToken({
+      subject: 'u',
+      issuer: idp.issuer,
+      kid: jwks.keys[0].kid,
+    });
     await expectRejected(verify, stolenKid, 'bad-signature');
     await expectRejected(verify, await idp.issueForeignToken({ subject: 'u' }), 'unknown-key');
   });
@@ -134,7 +160,10 @@ describe('verifying tokens of an Auth0-shaped issuer without a discovery documen
 
   it('finds the keys at {issuer}.well-known/jwks.json and accepts a multi-audience token', async () => {
     const verify = createTokenVerifier({ issuer, audience: 'https://api.shelfwatch.app' });
-    await expect(verify(await sign({ sub: 'auth0|abc123' }))).resolves.toEqual({ issuer, subject: 'auth0|abc123' });
+    await expect(verify(await sign({ sub: 'auth0|abc123' }))).resolves.toEqual({
+      issuer,
+      subject: 'auth0|abc123',
+    });
   });
 
   it('uses an explicit jwksUri when given', async () => {
@@ -144,7 +173,10 @@ describe('verifying tokens of an Auth0-shaped issuer without a discovery documen
       jwksUri: `${issuer}.well-known/jwks.json`,
     });
     const token = await sign({ sub: 'auth0|xyz', iss: 'https://tenant.auth0.com/' });
-    await expect(verify(token)).resolves.toEqual({ issuer: 'https://tenant.auth0.com/', subject: 'auth0|xyz' });
+    await expect(verify(token)).resolves.toEqual({
+      issuer: 'https://tenant.auth0.com/',
+      subject: 'auth0|xyz',
+    });
   });
 });
 

@@ -21,7 +21,12 @@ describe('the Shelfwatch sign-in page', () => {
   });
 
   const begin = (): Promise<PendingAuthorization> =>
-    beginAuthorization({ issuer: idp.issuer, clientId: idp.clientId, redirectUri: `${SITE}/callback`, audience: idp.audience });
+    beginAuthorization({
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      redirectUri: `${SITE}/callback`,
+      audience: idp.audience,
+    });
 
   it('is where /authorize sends a signed-out browser, with labelled email and password fields', async () => {
     const pending = await begin();
@@ -45,7 +50,9 @@ describe('the Shelfwatch sign-in page', () => {
     expect(response.status).toBe(422);
     const html = await response.text();
     expect(html).toContain('Wrong email or password.');
-    expect(html).toContain('value="page@example.com&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(html).toContain(
+      'value="page@example.com&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"',
+    );
     expect(html).not.toContain('<script>alert(1)</script>');
 
     const wrongPassword = await postLogin(pending, 'page@example.com', 'not the password');
@@ -61,7 +68,9 @@ describe('the Shelfwatch sign-in page', () => {
 
   it('refuses a form post that lacks the interaction cookie (cross-site forgery)', async () => {
     const pending = await begin();
-    const response = await postLogin(pending, 'page@example.com', 'a good password', { isWithCookies: false });
+    const response = await postLogin(pending, 'page@example.com', 'a good password', {
+      isWithCookies: false,
+    });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('This sign-in has expired');
   });

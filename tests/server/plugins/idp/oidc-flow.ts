@@ -35,7 +35,13 @@ export type AuthorizeRequest = {
 };
 
 /** A started authorization: the login page's URL and what the code exchange needs later. */
-export type PendingAuthorization = { jar: CookieJar; loginUrl: string; uid: string; codeVerifier: string; state: string };
+export type PendingAuthorization = {
+  jar: CookieJar;
+  loginUrl: string;
+  uid: string;
+  codeVerifier: string;
+  state: string;
+};
 
 /** Sends the browser to /authorize; resolves at the redirect to the login page. */
 export async function beginAuthorization(request: AuthorizeRequest): Promise<PendingAuthorization> {
@@ -59,7 +65,9 @@ export async function beginAuthorization(request: AuthorizeRequest): Promise<Pen
   jar.store(response);
   const location = response.headers.get('location');
   if (location === null) {
-    throw new Error(`/authorize answered ${response.status} without a redirect: ${await response.text()}`);
+    throw new Error(
+      `/authorize answered ${response.status} without a redirect: ${await response.text()}`,
+    );
   }
   const loginUrl = new URL(location, request.issuer).toString();
   const uid = loginUrl.split('/interaction/')[1] ?? '';
@@ -87,7 +95,11 @@ export async function postLogin(
 }
 
 /** Follows the redirects after a successful login until the site's callback; returns the code. */
-export async function followToCallback(pending: PendingAuthorization, start: Response, redirectUri: string): Promise<string> {
+export async function followToCallback(
+  pending: PendingAuthorization,
+  start: Response,
+  redirectUri: string,
+): Promise<string> {
   let response = start;
   for (let hop = 0; hop < 10; hop += 1) {
     const location = response.headers.get('location');
@@ -105,7 +117,10 @@ export async function followToCallback(pending: PendingAuthorization, start: Res
       }
       return code;
     }
-    response = await fetch(target, { redirect: 'manual', headers: { cookie: pending.jar.header() } });
+    response = await fetch(target, {
+      redirect: 'manual',
+      headers: { cookie: pending.jar.header() },
+    });
     pending.jar.store(response);
   }
   throw new Error('Too many redirects');
@@ -115,12 +130,19 @@ export async function followToCallback(pending: PendingAuthorization, start: Res
 export type TokenResponse = { status: number; body: Record<string, unknown> };
 
 /** Calls /oauth/token as the public client (form-encoded, as the SDK does). */
-export async function requestTokens(issuer: string, origin: string, params: Record<string, string>): Promise<TokenResponse> {
+export async function requestTokens(
+  issuer: string,
+  origin: string,
+  params: Record<string, string>,
+): Promise<TokenResponse> {
   const response = await fetch(new URL('oauth/token', issuer), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
     body: new URLSearchParams(params).toString(),
   });
   const body: unknown = await response.json();
-  return { status: response.status, body: typeof body === 'object' && body !== null ? { ...body } : {} };
+  return {
+    status: response.status,
+    body: typeof body === 'object' && body !== null ? { ...body } : {},
+  };
 }

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPayloadAdapter, purgeExpiredIdpPayloads } from '#server/plugins/idp/payload-adapter.ts';
+import {
+  createPayloadAdapter,
+  purgeExpiredIdpPayloads,
+} from '#server/plugins/idp/payload-adapter.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
 describe('the PostgreSQL store of oidc-provider state', () => {
@@ -14,7 +17,11 @@ describe('the PostgreSQL store of oidc-provider state', () => {
     const codes = createPayloadAdapter(testDb.db, 'AuthorizationCode');
     await tokens.upsert('same-id', { accountId: 'a', grantId: 'g', scope: 'openid' }, 60);
     await codes.upsert('same-id', { accountId: 'b' }, 60);
-    await expect(tokens.find('same-id')).resolves.toEqual({ accountId: 'a', grantId: 'g', scope: 'openid' });
+    await expect(tokens.find('same-id')).resolves.toEqual({
+      accountId: 'a',
+      grantId: 'g',
+      scope: 'openid',
+    });
     await expect(codes.find('same-id')).resolves.toEqual({ accountId: 'b' });
     await expect(tokens.find('missing')).resolves.toBeUndefined();
 
@@ -30,7 +37,9 @@ describe('the PostgreSQL store of oidc-provider state', () => {
 
     const deviceCodes = createPayloadAdapter(testDb.db, 'DeviceCode');
     await deviceCodes.upsert('device-1', { userCode: 'ABCD-EFGH' }, 60);
-    await expect(deviceCodes.findByUserCode('ABCD-EFGH')).resolves.toEqual({ userCode: 'ABCD-EFGH' });
+    await expect(deviceCodes.findByUserCode('ABCD-EFGH')).resolves.toEqual({
+      userCode: 'ABCD-EFGH',
+    });
   });
 
   it('marks a consumed code and keeps the mark when the code is saved again', async () => {
@@ -70,7 +79,11 @@ describe('the PostgreSQL store of oidc-provider state', () => {
     await expect(interactions.find('short')).resolves.toBeUndefined();
     await expect(interactions.findByUid('short-uid')).resolves.toBeUndefined();
     expect(await purgeExpiredIdpPayloads(testDb.db)).toBeGreaterThanOrEqual(1);
-    const left = await testDb.db.selectFrom('idp_payloads').select('id').where('id', '=', 'short').execute();
+    const left = await testDb.db
+      .selectFrom('idp_payloads')
+      .select('id')
+      .where('id', '=', 'short')
+      .execute();
     expect(left).toEqual([]);
     await expect(interactions.find('forever')).resolves.toEqual({ uid: 'forever-uid' });
   });

@@ -53,7 +53,11 @@ describe('the embedded provider speaking Auth0', () => {
     const fromSite = await preflight(SITE);
     expect(fromSite.headers.get('access-control-allow-origin')).toBe(SITE);
 
-    const body = new URLSearchParams({ grant_type: 'refresh_token', client_id: idp.clientId, refresh_token: 'x' });
+    const body = new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: idp.clientId,
+      refresh_token: 'x',
+    });
     const tokenCall = (origin: string) =>
       fetch(new URL('oauth/token', idp.issuer), {
         method: 'POST',
@@ -61,12 +65,17 @@ describe('the embedded provider speaking Auth0', () => {
         body: body.toString(),
       });
     expect((await tokenCall(SITE)).headers.get('access-control-allow-origin')).toBe(SITE);
-    expect((await tokenCall('http://localhost:9999')).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await tokenCall('http://localhost:9999')).headers.get('access-control-allow-origin'),
+    ).toBeNull();
   });
 
   it('refuses a returnTo that is not registered for the client', async () => {
     const url = new URL('v2/logout', idp.issuer);
-    url.search = new URLSearchParams({ client_id: idp.clientId, returnTo: 'https://evil.example/' }).toString();
+    url.search = new URLSearchParams({
+      client_id: idp.clientId,
+      returnTo: 'https://evil.example/',
+    }).toString();
     const response = await fetch(url, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(400);
     const html = await response.text();

@@ -4,7 +4,13 @@ import { createTokenVerifier } from '#server/plugins/auth/index.ts';
 import { createIdpAccount, type IdpAccount } from '#server/plugins/idp/index.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { startTestIdentityProvider, type TestIdentityProvider } from '#tests/helpers/tokens.ts';
-import { beginAuthorization, CookieJar, followToCallback, postLogin, requestTokens } from './oidc-flow.ts';
+import {
+  beginAuthorization,
+  CookieJar,
+  followToCallback,
+  postLogin,
+  requestTokens,
+} from './oidc-flow.ts';
 
 const SITE = 'http://localhost:3000';
 const REDIRECT_URI = `${SITE}/callback`;
@@ -17,7 +23,10 @@ describe('signing in through the embedded provider as auth0-spa-js does', () => 
   beforeAll(async () => {
     testDb = await createTestDatabase();
     idp = await startTestIdentityProvider(testDb.db, { siteOrigins: [SITE] });
-    account = await createIdpAccount(testDb.db, { email: 'Flow@Example.com', password: 'correct horse' });
+    account = await createIdpAccount(testDb.db, {
+      email: 'Flow@Example.com',
+      password: 'correct horse',
+    });
   });
   afterAll(async () => {
     await idp?.close();
@@ -50,26 +59,41 @@ describe('signing in through the embedded provider as auth0-spa-js does', () => 
     expect(typeof tokens.access_token).toBe('string');
     const verify = createTokenVerifier({ issuer: idp.issuer, audience: idp.audience });
     const verified = await verify(String(tokens.access_token));
-    expect(verified).toEqual({ issuer: idp.issuer, subject: account.id, email: 'flow@example.com' });
+    expect(verified).toEqual({
+      issuer: idp.issuer,
+      subject: account.id,
+      email: 'flow@example.com',
+    });
   });
 
   it('puts the email in the ID token for the SDK getUser()', async () => {
     const tokens = await signIn();
     const idToken = decodeJwt(String(tokens.id_token));
-    expect(idToken).toMatchObject({ iss: idp.issuer, aud: idp.clientId, sub: account.id, email: 'flow@example.com' });
+    expect(idToken).toMatchObject({
+      iss: idp.issuer,
+      aud: idp.clientId,
+      sub: account.id,
+      email: 'flow@example.com',
+    });
   });
 
   it('rotates refresh tokens and revokes the chain when a used one is replayed', async () => {
     const tokens = await signIn();
     const first = String(tokens.refresh_token);
     const refresh = (refreshToken: string) =>
-      requestTokens(idp.issuer, SITE, { grant_type: 'refresh_token', client_id: idp.clientId, refresh_token: refreshToken });
+      requestTokens(idp.issuer, SITE, {
+        grant_type: 'refresh_token',
+        client_id: idp.clientId,
+        refresh_token: refreshToken,
+      });
     const rotated = await refresh(first);
     expect(rotated.status).toBe(200);
     const second = String(rotated.body.refresh_token);
     expect(second).not.toBe(first);
     const verify = createTokenVerifier({ issuer: idp.issuer, audience: idp.audience });
-    await expect(verify(String(rotated.body.access_token))).resolves.toMatchObject({ subject: account.id });
+    await expect(verify(String(rotated.body.access_token))).resolves.toMatchObject({
+      subject: account.id,
+    });
 
     const replay = await refresh(first);
     expect(replay.status).toBe(400);

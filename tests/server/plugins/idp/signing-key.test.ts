@@ -34,6 +34,8 @@ describe('the provider keys kept in the database', () => {
     }
 
     const secrets = await testDb.db.selectFrom('app_secrets').select('name').execute();
-    expect(secrets.map((row) => row.name).sort()).toEqual([COOKIE_KEYS_SECRET, SIGNING_KEYS_SECRET].sort());
+    expect(secrets.map((row) => row.name).sort()).toEqual(
+      [COOKIE_KEYS_SECRET, SIGNING_KEYS_SECRET].sort(),
+    );
   });
 });

@@ -5,7 +5,10 @@ describe('simulator configuration', () => {
   it('polls the simulator on port 4010 by default, with the fulfillment-messages shape', () => {
     const config = loadConfig({});
     expect(config.simulator).toEqual({ port: 4010, seed: 1, isEnabled: true });
-    expect(config.upstream).toEqual({ baseUrl: 'http://localhost:4010', shape: 'fulfillment-messages' });
+    expect(config.upstream).toEqual({
+      baseUrl: 'http://localhost:4010',
+      shape: 'fulfillment-messages',
+    });
   });
 
   it('follows SIMULATOR_PORT and SIMULATOR_SEED', () => {
@@ -15,12 +18,19 @@ describe('simulator configuration', () => {
   });
 
   it('keeps the simulator when UPSTREAM_BASE_URL points at it on a loopback address', () => {
-    expect(loadConfig({ UPSTREAM_BASE_URL: 'http://127.0.0.1:4010/' }).simulator.isEnabled).toBe(true);
-    expect(loadConfig({ UPSTREAM_BASE_URL: 'http://127.0.0.1:4010/' }).upstream.baseUrl).toBe('http://127.0.0.1:4010');
+    expect(loadConfig({ UPSTREAM_BASE_URL: 'http://127.0.0.1:4010/' }).simulator.isEnabled).toBe(
+      true,
+    );
+    expect(loadConfig({ UPSTREAM_BASE_URL: 'http://127.0.0.1:4010/' }).upstream.baseUrl).toBe(
+      'http://127.0.0.1:4010',
+    );
   });
 
   it('does not start the simulator when the real stores are polled', () => {
-    const config = loadConfig({ UPSTREAM_BASE_URL: 'https://www.apple.com', UPSTREAM_SHAPE: 'pickup-message' });
+    const config = loadConfig({
+      UPSTREAM_BASE_URL: 'https://www.apple.com',
+      UPSTREAM_SHAPE: 'pickup-message',
+    });
     expect(config.simulator.isEnabled).toBe(false);
     expect(config.upstream).toEqual({ baseUrl: 'https://www.apple.com', shape: 'pickup-message' });
   });

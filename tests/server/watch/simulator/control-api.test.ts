@@ -19,7 +19,11 @@ describe('upstream simulator control API', () => {
 
   it('makes a POST /_sim/stock flip visible to the very next request, for the store and as a neighbour', async () => {
     for (const status of ['available', 'unavailable', 'ineligible', 'available'] as const) {
-      const response = await harness.control('POST', '/_sim/stock', { store_id: 'r032', part_number: partNumber, status });
+      const response = await harness.control('POST', '/_sim/stock', {
+        store_id: 'r032',
+        part_number: partNumber,
+        status,
+      });
       expect(response).toEqual({
         status: 200,
         json: { store_id: 'R032', part_number: partNumber, country_code: 'US', status },
@@ -30,16 +34,25 @@ describe('upstream simulator control API', () => {
   });
 
   it('keeps an override across stock buckets until it is changed or cleared', async () => {
-    await harness.control('POST', '/_sim/stock', { store_id: 'R095', part_number: partNumber, status: 'available' });
+    await harness.control('POST', '/_sim/stock', {
+      store_id: 'R095',
+      part_number: partNumber,
+      status: 'available',
+    });
     for (let bucket = 0; bucket < 12; bucket += 1) {
       harness.advanceClock(300_000);
       expect(await readStatus('R095')).toBe('available');
     }
     const state = await harness.control('GET', '/_sim/state');
     expect(state.json).toMatchObject({
-      overrides: expect.arrayContaining([{ store_id: 'R095', part_number: partNumber, status: 'available' }]) as unknown,
+      overrides: expect.arrayContaining([
+        { store_id: 'R095', part_number: partNumber, status: 'available' },
+      ]) as unknown,
     });
-    expect(await harness.control('DELETE', '/_sim/stock')).toEqual({ status: 200, json: { cleared: 2 } });
+    expect(await harness.control('DELETE', '/_sim/stock')).toEqual({
+      status: 200,
+      json: { cleared: 2 },
+    });
     expect((await harness.control('GET', '/_sim/state')).json).toMatchObject({ overrides: [] });
   });
 
@@ -65,10 +78,24 @@ describe('upstream simulator control API', () => {
   });
 
   it('answers an unknown store or a part not sold in the store’s country with 404 naming the field', async () => {
-    const unknownStore = await harness.control('POST', '/_sim/stock', { store_id: 'R999', part_number: partNumber, status: 'available' });
-    expect(unknownStore).toMatchObject({ status: 404, json: { reason: 'not_found', field: 'store_id' } });
-    const foreignPart = await harness.control('POST', '/_sim/stock', { store_id: 'R092', part_number: partNumber, status: 'available' });
-    expect(foreignPart).toMatchObject({ status: 404, json: { reason: 'not_found', field: 'part_number' } });
+    const unknownStore = await harness.control('POST', '/_sim/stock', {
+      store_id: 'R999',
+      part_number: partNumber,
+      status: 'available',
+    });
+    expect(unknownStore).toMatchObject({
+      status: 404,
+      json: { reason: 'not_found', field: 'store_id' },
+    });
+    const foreignPart = await harness.control('POST', '/_sim/stock', {
+      store_id: 'R092',
+      part_number: partNumber,
+      status: 'available',
+    });
+    expect(foreignPart).toMatchObject({
+      status: 404,
+      json: { reason: 'not_found', field: 'part_number' },
+    });
   });
 
   it.each([
@@ -86,16 +113,27 @@ describe('upstream simulator control API', () => {
   });
 
   it('refuses bodies over 4 KiB', async () => {
-    const response = await harness.control('POST', '/_sim/stock', { store_id: 'R095', part_number: 'x'.repeat(5000), status: 'available' });
-    expect(response).toMatchObject({ status: 413, json: { reason: 'invalid_input', field: 'body' } });
+    const response = await harness.control('POST', '/_sim/stock', {
+      store_id: 'R095',
+      part_number: 'x'.repeat(5000),
+      status: 'available',
+    });
+    expect(response).toMatchObject({
+      status: 413,
+      json: { reason: 'invalid_input', field: 'body' },
+    });
   });
 
   it('counts every pickup request served, for the benchmark', async () => {
     const before = (await harness.control('GET', '/_sim/requests')).json as { count: number };
     await harness.ask(request);
     await harness.ask(request, { shape: 'pickup-message' });
-    expect((await harness.control('GET', '/_sim/requests')).json).toEqual({ count: before.count + 2 });
-    const state = (await harness.control('GET', '/_sim/state')).json as { requests: Record<string, number> };
+    expect((await harness.control('GET', '/_sim/requests')).json).toEqual({
+      count: before.count + 2,
+    });
+    const state = (await harness.control('GET', '/_sim/state')).json as {
+      requests: Record<string, number>;
+    };
     expect(state.requests.total).toBe(before.count + 2);
     expect(state.requests.pickup_message).toBeGreaterThanOrEqual(1);
   });

@@ -2,7 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { PickupRequest, UpstreamFailure, UpstreamResult } from '#shared/upstream/index.ts';
 import { listPartNumbers, startSimulatorHarness, type SimulatorHarness } from './support.ts';
 
-const REQUEST: PickupRequest = { countryCode: 'US', storeNumber: 'R095', partNumbers: listPartNumbers('US', 'iphone16') };
+const REQUEST: PickupRequest = {
+  countryCode: 'US',
+  storeNumber: 'R095',
+  partNumbers: listPartNumbers('US', 'iphone16'),
+};
 
 function expectFailure(result: UpstreamResult<unknown>): UpstreamFailure {
   if (result.ok) throw new Error('Expected a failure, got stores');
@@ -19,25 +23,41 @@ describe('upstream simulator faults', () => {
 
   it('turns a 541 fault into a block with Apple’s long cool-down, asked once', async () => {
     const before = harness.simulator.getRequestCount();
-    expect((await harness.control('POST', '/_sim/fault', { kind: '541', seconds: 60 })).status).toBe(200);
+    expect(
+      (await harness.control('POST', '/_sim/fault', { kind: '541', seconds: 60 })).status,
+    ).toBe(200);
     const failure = expectFailure(await harness.ask(REQUEST));
     expect(failure).toMatchObject({ kind: 'blocked', httpStatus: 541, coolDownSeconds: 900 });
     expect(harness.simulator.getRequestCount() - before).toBe(1);
   });
 
   it('sends Retry-After on a 541 only when the fault asks for one', async () => {
-    await harness.control('POST', '/_sim/fault', { kind: '541', seconds: 60, retry_after_seconds: 42 });
-    expect(expectFailure(await harness.ask(REQUEST))).toMatchObject({ kind: 'blocked', coolDownSeconds: 42 });
+    await harness.control('POST', '/_sim/fault', {
+      kind: '541',
+      seconds: 60,
+      retry_after_seconds: 42,
+    });
+    expect(expectFailure(await harness.ask(REQUEST))).toMatchObject({
+      kind: 'blocked',
+      coolDownSeconds: 42,
+    });
   });
 
   it('turns a 503 fault into a block', async () => {
     harness.simulator.injectFault('503', 60);
-    expect(expectFailure(await harness.ask(REQUEST))).toMatchObject({ kind: 'blocked', httpStatus: 503, coolDownSeconds: 300 });
+    expect(expectFailure(await harness.ask(REQUEST))).toMatchObject({
+      kind: 'blocked',
+      httpStatus: 503,
+      coolDownSeconds: 300,
+    });
   });
 
   it('turns an html fault into an HTML failure, not stock', async () => {
     harness.simulator.injectFault('html', 60);
-    expect(expectFailure(await harness.ask(REQUEST))).toMatchObject({ kind: 'html', httpStatus: 200 });
+    expect(expectFailure(await harness.ask(REQUEST))).toMatchObject({
+      kind: 'html',
+      httpStatus: 200,
+    });
   });
 
   it('turns a malformed fault into a malformed failure on both shapes', async () => {
@@ -62,7 +82,9 @@ describe('upstream simulator faults', () => {
     const pending = harness.ask(REQUEST, { timeoutMs: 20_000 }).finally(() => {
       isSettled = true;
     });
-    await vi.waitFor(() => expect(harness.simulator.getRequestCount()).toBe(before + 1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(harness.simulator.getRequestCount()).toBe(before + 1), {
+      timeout: 10_000,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(isSettled).toBe(false);
     harness.advanceClock(31_000);
@@ -84,7 +106,10 @@ describe('upstream simulator faults', () => {
     await harness.control('POST', '/_sim/fault', { kind: '503', seconds: 600 });
     const state = await harness.control('GET', '/_sim/state');
     expect(state.json).toMatchObject({ fault: { kind: '503', seconds_left: 600 } });
-    expect(await harness.control('DELETE', '/_sim/fault')).toEqual({ status: 200, json: { cleared: true } });
+    expect(await harness.control('DELETE', '/_sim/fault')).toEqual({
+      status: 200,
+      json: { cleared: true },
+    });
     expect((await harness.ask(REQUEST)).ok).toBe(true);
     expect((await harness.control('GET', '/_sim/state')).json).toMatchObject({ fault: null });
   });

@@ -11,11 +11,16 @@ import {
 } from './support.ts';
 
 // Independent of the simulator's own helper so a wrong formula there shows up here.
-function haversineKm(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+function haversineKm(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
   const rad = Math.PI / 180;
   const h =
     Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 +
-    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
+    Math.cos(a.latitude * rad) *
+      Math.cos(b.latitude * rad) *
+      Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(h));
 }
 
@@ -48,7 +53,9 @@ describe('upstream simulator pickup answers', () => {
 
   it('answers fulfillment-messages for a US store with it first and its eleven nearest US neighbours', async () => {
     const parts = listPartNumbers('US', 'iphone16pro');
-    const answer = expectAnswer(await harness.ask({ countryCode: 'US', storeNumber: 'R095', partNumbers: parts }));
+    const answer = expectAnswer(
+      await harness.ask({ countryCode: 'US', storeNumber: 'R095', partNumbers: parts }),
+    );
     expect(answer.endpoint).toBe('fulfillment-messages');
     expect(new URL(answer.url).pathname).toBe('/shop/fulfillment-messages');
     expect(answer.stores).toHaveLength(12);
@@ -61,7 +68,9 @@ describe('upstream simulator pickup answers', () => {
       expect(['available', 'unavailable']).toContain(part.status);
       expect(part.productTitle).toBe(getDisplayName('US', part.partNumber));
       expect(part.pickupQuote).toBe(
-        part.status === 'available' ? 'Today at Apple Fifth Avenue' : 'Currently unavailable at Apple Fifth Avenue',
+        part.status === 'available'
+          ? 'Today at Apple Fifth Avenue'
+          : 'Currently unavailable at Apple Fifth Avenue',
       );
     }
   });
@@ -69,20 +78,30 @@ describe('upstream simulator pickup answers', () => {
   it('answers pickup-message for London under /uk/ in miles, matching Apple’s own distances', async () => {
     const parts = listPartNumbers('GB', 'iphone16').slice(0, 4);
     const answer = expectAnswer(
-      await harness.ask({ countryCode: 'GB', storeNumber: 'R092', partNumbers: parts }, { shape: 'pickup-message' }),
+      await harness.ask(
+        { countryCode: 'GB', storeNumber: 'R092', partNumbers: parts },
+        { shape: 'pickup-message' },
+      ),
     );
     expect(answer.endpoint).toBe('pickup-message');
     expect(new URL(answer.url).pathname).toBe('/uk/shop/retail/pickup-message');
     expect(answer.location).toBe('W1B 2EL');
-    expect(answer.stores.length).toBe(STORE_SEEDS.filter((store) => store.country_locale === 'en_GB').length);
+    expect(answer.stores.length).toBe(
+      STORE_SEEDS.filter((store) => store.country_locale === 'en_GB').length,
+    );
     expectNearestFirst(answer, 'R092', 'mi');
     // Apple's captured answer for Regent Street lists Covent Garden at 0.81 mi.
-    expect(answer.stores[1]).toMatchObject({ storeNumber: 'R245', distance: { value: 0.81, unit: 'mi' } });
+    expect(answer.stores[1]).toMatchObject({
+      storeNumber: 'R245',
+      distance: { value: 0.81, unit: 'mi' },
+    });
   });
 
   it('serves China under /cn/ on a non-Apple base, with distances in kilometres', async () => {
     const parts = listPartNumbers('CN', 'iphone16pro');
-    const answer = expectAnswer(await harness.ask({ countryCode: 'CN', storeNumber: 'R320', partNumbers: parts }));
+    const answer = expectAnswer(
+      await harness.ask({ countryCode: 'CN', storeNumber: 'R320', partNumbers: parts }),
+    );
     expect(new URL(answer.url).pathname).toBe('/cn/shop/fulfillment-messages');
     expect(answer.stores.every((store) => store.country === 'CN')).toBe(true);
     expectNearestFirst(answer, 'R320', 'km');
@@ -90,7 +109,11 @@ describe('upstream simulator pickup answers', () => {
 
   it('finds the store whose postal code is the searched location', async () => {
     const answer = expectAnswer(
-      await harness.ask({ countryCode: 'DE', location: findSeed('R045').postal_code ?? '', partNumbers: listPartNumbers('DE', 'iphone16') }),
+      await harness.ask({
+        countryCode: 'DE',
+        location: findSeed('R045').postal_code ?? '',
+        partNumbers: listPartNumbers('DE', 'iphone16'),
+      }),
     );
     expect(answer.stores[0]?.storeNumber).toBe('R045');
     expectNearestFirst(answer, 'R045', 'km');
@@ -98,7 +121,12 @@ describe('upstream simulator pickup answers', () => {
 
   it('lists only the asked store when searchNearby is off', async () => {
     const answer = expectAnswer(
-      await harness.ask({ countryCode: 'US', storeNumber: 'R095', partNumbers: listPartNumbers('US', 'iphone15'), searchNearby: false }),
+      await harness.ask({
+        countryCode: 'US',
+        storeNumber: 'R095',
+        partNumbers: listPartNumbers('US', 'iphone15'),
+        searchNearby: false,
+      }),
     );
     expect(answer.stores.map((store) => store.storeNumber)).toEqual(['R095']);
   });
@@ -106,10 +134,18 @@ describe('upstream simulator pickup answers', () => {
   it('leaves out a part not sold in the country, which the client then reports as unknown', async () => {
     const [gbPart = ''] = listPartNumbers('GB', 'iphone16pro');
     const answer = expectAnswer(
-      await harness.ask({ countryCode: 'GB', storeNumber: 'R092', partNumbers: ['MTLV3LL/A', gbPart] }),
+      await harness.ask({
+        countryCode: 'GB',
+        storeNumber: 'R092',
+        partNumbers: ['MTLV3LL/A', gbPart],
+      }),
     );
     const [usPart, localPart] = answer.stores[0]?.parts ?? [];
-    expect(usPart).toMatchObject({ partNumber: 'MTLV3LL/A', status: 'unknown', productTitle: null });
+    expect(usPart).toMatchObject({
+      partNumber: 'MTLV3LL/A',
+      status: 'unknown',
+      productTitle: null,
+    });
     expect(['available', 'unavailable']).toContain(localPart?.status);
   });
 
@@ -117,27 +153,50 @@ describe('upstream simulator pickup answers', () => {
     const parts = listPartNumbers('US', 'iphone15');
     for (const shape of ['fulfillment-messages', 'pickup-message'] as const) {
       for (const storeNumber of ['R999', 'R092']) {
-        const result = await harness.ask({ countryCode: 'US', storeNumber, partNumbers: parts }, { shape });
+        const result = await harness.ask(
+          { countryCode: 'US', storeNumber, partNumbers: parts },
+          { shape },
+        );
         expect(result.ok).toBe(false);
-        if (!result.ok) expect(result.failure).toMatchObject({ kind: 'upstream_error', message: STORE_SEARCH_ERROR_MESSAGE });
+        if (!result.ok)
+          expect(result.failure).toMatchObject({
+            kind: 'upstream_error',
+            message: STORE_SEARCH_ERROR_MESSAGE,
+          });
       }
     }
   });
 
   it('speaks Apple’s wire fields: rank and retailStore only in fulfillment-messages, list numbers in both', async () => {
     const query = 'pl=true&mts.0=regular&parts.0=MTLV3LL/A&searchNearby=true&store=R095';
-    const full = (await (await fetch(`${harness.simulator.url}/shop/fulfillment-messages?${query}`)).json()) as {
+    const full = (await (
+      await fetch(`${harness.simulator.url}/shop/fulfillment-messages?${query}`)
+    ).json()) as {
       head: { status: string };
-      body: { content: { pickupMessage: { stores: Record<string, unknown>[]; storesCount: string } } };
+      body: {
+        content: { pickupMessage: { stores: Record<string, unknown>[]; storesCount: string } };
+      };
     };
     expect(full.head.status).toBe('200');
     const [first, second] = full.body.content.pickupMessage.stores;
-    expect(first).toMatchObject({ storeNumber: 'R095', rank: 1, storeListNumber: 1, storedistance: 0, storeDistanceWithUnit: '0.00 mi' });
+    expect(first).toMatchObject({
+      storeNumber: 'R095',
+      rank: 1,
+      storeListNumber: 1,
+      storedistance: 0,
+      storeDistanceWithUnit: '0.00 mi',
+    });
     expect(second).toMatchObject({ rank: 2, storeListNumber: 2, storelistnumber: 2 });
-    expect(first?.retailStore).toMatchObject({ storeNumber: 'R095', timezone: 'America/New_York', distanceUnit: 'mi' });
+    expect(first?.retailStore).toMatchObject({
+      storeNumber: 'R095',
+      timezone: 'America/New_York',
+      distanceUnit: 'mi',
+    });
     expect(full.body.content.pickupMessage.storesCount).toMatch(/^12 stores found near /);
 
-    const legacy = (await (await fetch(`${harness.simulator.url}/shop/retail/pickup-message?${query}`)).json()) as {
+    const legacy = (await (
+      await fetch(`${harness.simulator.url}/shop/retail/pickup-message?${query}`)
+    ).json()) as {
       body: { stores: Record<string, unknown>[] };
     };
     expect(legacy.body.stores[0]).toMatchObject({ storeNumber: 'R095', storeListNumber: 1 });
@@ -146,7 +205,11 @@ describe('upstream simulator pickup answers', () => {
   });
 
   it('answers paths outside the pickup endpoints and unknown country paths with a 404 page', async () => {
-    for (const path of ['/xx/shop/fulfillment-messages?store=R095&parts.0=MTLV3LL/A', '/shop/buy-iphone', '/']) {
+    for (const path of [
+      '/xx/shop/fulfillment-messages?store=R095&parts.0=MTLV3LL/A',
+      '/shop/buy-iphone',
+      '/',
+    ]) {
       const response = await fetch(`${harness.simulator.url}${path}`);
       expect(response.status, path).toBe(404);
       expect(response.headers.get('content-type')).toContain('text/html');

@@ -4,7 +4,9 @@ import { getScheduledStatus } from '#server/watch/simulator/stock-schedule.ts';
 import { expectAnswer, listPartNumbers, START_MS, startSimulatorHarness } from './support.ts';
 
 const US_PARTS = listPartNumbers('US', 'iphone16pro');
-const US_STORES = STORE_SEEDS.filter((store) => store.country_locale === 'en_US').map((store) => store.store_id);
+const US_STORES = STORE_SEEDS.filter((store) => store.country_locale === 'en_US').map(
+  (store) => store.store_id,
+);
 
 describe('simulated stock', () => {
   it('gives byte-identical answers for the same seed and time, in separate simulators', async () => {
@@ -23,7 +25,9 @@ describe('simulated stock', () => {
 
   it('gives different shelves for a different seed', () => {
     const shelves = (seed: number): string =>
-      US_STORES.flatMap((store) => US_PARTS.map((part) => getScheduledStatus(seed, store, part, START_MS, 300))).join();
+      US_STORES.flatMap((store) =>
+        US_PARTS.map((part) => getScheduledStatus(seed, store, part, START_MS, 300)),
+      ).join();
     expect(shelves(1)).toBe(shelves(1));
     expect(shelves(1)).not.toBe(shelves(2));
   });
@@ -70,11 +74,15 @@ describe('simulated stock', () => {
       const first = expectAnswer(await harness.ask(request));
       const again = expectAnswer(await harness.ask(request));
       const listStatuses = (stores: typeof first.stores): string[] =>
-        stores.flatMap((store) => store.parts.map((part) => `${store.storeNumber}:${part.partNumber}:${part.status}`));
+        stores.flatMap((store) =>
+          store.parts.map((part) => `${store.storeNumber}:${part.partNumber}:${part.status}`),
+        );
       expect(listStatuses(again.stores)).toEqual(listStatuses(first.stores));
       for (const store of first.stores) {
         for (const part of store.parts) {
-          expect(part.status).toBe(getScheduledStatus(11, store.storeNumber, part.partNumber, START_MS, 60));
+          expect(part.status).toBe(
+            getScheduledStatus(11, store.storeNumber, part.partNumber, START_MS, 60),
+          );
         }
       }
       harness.advanceClock(10 * 60_000);

@@ -8,7 +8,10 @@ import {
   type PickupRequest,
   type UpstreamResult,
 } from '#shared/upstream/index.ts';
-import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/watch/simulator/index.ts';
+import {
+  startUpstreamSimulator,
+  type RunningUpstreamSimulator,
+} from '#server/watch/simulator/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 
 /** A fixed instant the tests start their clocks at. */
@@ -25,7 +28,11 @@ export type SimulatorHarness = {
     options?: { shape?: EndpointShape; timeoutMs?: number; fallbackShape?: boolean },
   ) => Promise<UpstreamResult<PickupAnswer>>;
   /** Calls the control API with a JSON body. */
-  control: (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) => Promise<{ status: number; json: unknown }>;
+  control: (
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ) => Promise<{ status: number; json: unknown }>;
   close: () => Promise<void>;
 };
 
@@ -64,7 +71,8 @@ export async function startSimulatorHarness(
       const response = await fetch(`${simulator.url}${path}`, {
         method,
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        body:
+          body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
       return { status: response.status, json: await response.json() };
     },
@@ -88,6 +96,7 @@ export function getDisplayName(countryCode: string, partNumber: string): string 
 
 /** Unwraps a successful answer, failing the test with the failure's story otherwise. */
 export function expectAnswer(result: UpstreamResult<PickupAnswer>): PickupAnswer {
-  if (!result.ok) throw new Error(`Expected stores, got ${result.failure.kind}: ${result.failure.message}`);
+  if (!result.ok)
+    throw new Error(`Expected stores, got ${result.failure.kind}: ${result.failure.message}`);
   return result.value;
 }
