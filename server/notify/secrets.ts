@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import webPush from 'web-push';
 import { z } from 'zod';
 import type { Executor } from '#server/db/database.ts';
+import { loadOrCreateSecret } from '#server/db/repositories/secrets-repository.ts';
 
 /** `app_secrets` row holding the HMAC key of unsubscribe links. */
 const UNSUBSCRIBE_SECRET = 'notify.unsubscribe-hmac';
@@ -28,31 +29,4 @@ export async function loadOrCreateNotifySecrets(db: Executor): Promise<NotifySec
     await loadOrCreateSecret(db, VAPID_SECRET, () => webPush.generateVAPIDKeys()),
   );
   return { unsubscribeKey: Buffer.from(unsubscribe.key, 'base64url'), vapid };
-}
-
-async function loadOrCreateSecret(
-  db: Executor,
-  name: string,
-  generate: () => unknown,
-): Promise<unknown> {
-  const existing = await db
-    .selectFrom('app_secrets')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirst();
-  if (existing !== undefined) {
-    return existing.value;
-  }
-  await db
-    .insertInto('app_secrets')
-    .values({ name, value: JSON.stringify(generate()) })
-    .onConflict((conflict) => conflict.column('name').doNothing())
-    .execute();
-  // Read back: another process may have won the insert, and everyone must use its value.
-  const row = await db
-    .selectFrom('app_secrets')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return row.value;
 }

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { calculateJwkThumbprint } from 'jose';
 import { z } from 'zod';
 import type { Executor } from '#server/db/database.ts';
+import { findSecret, loadOrCreateSecret } from '#server/db/repositories/secrets-repository.ts';
 
 /** Name of the `app_secrets` row holding the provider's private signing keys (newest first). */
 export const SIGNING_KEYS_SECRET = 'idp.signing-keys';
@@ -63,41 +64,8 @@ export async function loadOrCreateCookieKeys(db: Executor): Promise<string[]> {
 
 /** The current signing key if one was generated yet (tests sign tokens with it). */
 export async function findSigningKey(db: Executor): Promise<PrivateRsaJwk | undefined> {
-  const row = await db
-    .selectFrom('app_secrets')
-    .select('value')
-    .where('name', '=', SIGNING_KEYS_SECRET)
-    .executeTakeFirst();
-  return row === undefined ? undefined : signingKeysSchema.parse(row.value).keys[0];
-}
-
-/** Reads a secret, creating it first if absent; concurrent first starts agree on one value. */
-async function loadOrCreateSecret(
-  db: Executor,
-  name: string,
-  generate: () => Promise<unknown>,
-): Promise<unknown> {
-  const existing = await db
-    .selectFrom('app_secrets')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirst();
-  if (existing !== undefined) {
-    return existing.value;
-  }
-  const candidate = await generate();
-  await db
-    .insertInto('app_secrets')
-    .values({ name, value: JSON.stringify(candidate) })
-    .onConflict((conflict) => conflict.column('name').doNothing())
-    .execute();
-  // Read back rather than trust the candidate: another process may have won the insert.
-  const row = await db
-    .selectFrom('app_secrets')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return row.value;
+  const stored = await findSecret(db, SIGNING_KEYS_SECRET);
+  return stored === undefined ? undefined : signingKeysSchema.parse(stored).keys[0];
 }
 
 async function generateSigningKey(): Promise<PrivateRsaJwk> {
