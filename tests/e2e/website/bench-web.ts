@@ -7,7 +7,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { CHROMIUM_PATH, launchBrowser } from '#tests/helpers/browser.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, launchBrowser } from '#tests/helpers/browser.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import { startScriptStack } from './script-stack.ts';
 
@@ -15,16 +15,6 @@ const JS_BUDGET_KB = 150;
 // Lighthouse scores swing with machine load; the median of a few runs is the usual remedy.
 const LIGHTHOUSE_RUNS = 3;
 const SCORE_TARGET = 90;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Loads the landing page signed out and sums the gzipped size of every script it fetched. */
 async function measureLandingJs(baseUrl: string): Promise<number> {
@@ -62,6 +52,7 @@ async function startDebuggableChromium(port: number, profileDir: string): Promis
   const chromium = spawn(
     CHROMIUM_PATH,
     [
+      '--headless',
       ...CHROMIUM_ARGS,
       `--remote-debugging-port=${port}`,
       `--user-data-dir=${profileDir}`,
