@@ -39,7 +39,9 @@ function precompressAssets(): Plugin {
 export default defineConfig({
   root: path.join(rootDir, 'renderer'),
   base: '/',
-  publicDir: false,
+  // Copied as is to the site root: the service worker must be served from /sw.js so its scope
+  // covers every page (a worker under /assets/ could only control /assets/).
+  publicDir: path.join(rootDir, 'renderer', 'public'),
   plugins: [react(), precompressAssets()],
   build: {
     outDir: path.join(rootDir, 'dist', 'renderer'),

@@ -125,6 +125,9 @@ function registerWebsite(app: FastifyInstance, staticDir: string | undefined): v
       setHeaders: (response, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           response.header('cache-control', 'public, max-age=31536000, immutable');
+        } else if (path.basename(filePath) === 'sw.js') {
+          // Browsers must see a new service worker as soon as it is deployed.
+          response.header('cache-control', 'no-cache');
         }
       },
     });
@@ -140,11 +143,9 @@ function registerWebsite(app: FastifyInstance, staticDir: string | undefined): v
     if (isPageRequest) {
       return reply.type('text/plain').send('The website is not built yet: run `npm run build`.');
     }
-    return reply
-      .code(404)
-      .send({
-        reason: ERROR_REASONS.notFound,
-        message: `No route ${request.method} ${request.url.split('?')[0]}`,
-      });
+    return reply.code(404).send({
+      reason: ERROR_REASONS.notFound,
+      message: `No route ${request.method} ${request.url.split('?')[0]}`,
+    });
   });
 }

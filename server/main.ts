@@ -1,4 +1,5 @@
 import { loadConfig } from './config.ts';
+import { takeOverShutdownSignals } from './db/embedded-postgres.ts';
 import { startStack } from './stack.ts';
 
 /** `npm start`: the whole product on one machine, stopped cleanly by Ctrl-C or SIGTERM. */
@@ -36,10 +37,7 @@ async function main(): Promise<void> {
       },
     );
   };
-  // embedded-postgres (via async-exit-hook) stops the cluster on these signals by itself,
-  // before the API and workers have closed their connections; shut down in order instead.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
+  takeOverShutdownSignals();
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }

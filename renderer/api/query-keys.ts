@@ -4,6 +4,8 @@ export const queryKeys = {
   mySearches: ['mySearches'] as const,
   search: (searchId: string) => ['search', searchId] as const,
   inventory: (searchId: string) => ['inventory', searchId] as const,
+  searchHistory: (searchId: string) => ['searchHistory', searchId] as const,
+  watchStatus: ['watchStatus'] as const,
   products: ['products'] as const,
   stores: ['stores'] as const,
   countries: ['countries'] as const,

@@ -52,7 +52,7 @@ export function useCreateSearch() {
   });
 }
 
-/** PATCH /v2/searches/{id} with the full settings; then inventory is cleared and refetched. */
+/** PATCH /v2/searches/{id} with the full settings; then inventory and history are cleared and refetched. */
 export function useUpdateSearch(searchId: string) {
   const { privateApi } = useApi();
   const queryClient = useQueryClient();
@@ -63,6 +63,8 @@ export function useUpdateSearch(searchId: string) {
       queryClient.setQueryData(queryKeys.search(searchId), updated);
       await Promise.all([
         queryClient.resetQueries({ queryKey: queryKeys.inventory(searchId) }),
+        // A new store or product type means other stores and models: the old history is wrong.
+        queryClient.resetQueries({ queryKey: queryKeys.searchHistory(searchId) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.mySearches }),
       ]);
     },

@@ -12,14 +12,22 @@ import { useMyAccount } from '../api/account-queries.ts';
 import { readErrorStatus } from '../api/api-errors.ts';
 import { useProducts, useStores } from '../api/catalog-queries.ts';
 import { useSearch, useSearchInventory, useUpdateSearch } from '../api/search-queries.ts';
+import { useSearchHistory, useWatchStatus } from '../api/watch-queries.ts';
+import { BrowserNotificationsSwitch } from '../components/browser-notifications-switch.tsx';
 import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
 import { InventoryList } from '../components/inventory-list.tsx';
 import { NotFoundMessage } from '../components/not-found-message.tsx';
 import { ProductIcon } from '../components/product-icon.tsx';
+import { RestockHistory } from '../components/restock-history.tsx';
+import { formatAge, latestTime } from '../components/restock-history-data.ts';
 import { SearchSettings, type SaveStatus } from '../components/search-settings.tsx';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
 import { useMediaQuery } from '../components/use-media-query.ts';
 import { usePageTitle } from '../components/use-page-title.ts';
+import { useHost } from '../host/host-context.tsx';
+
+/** Shown while checks fail: stock on screen is the last seen, and alerts may come late. */
+export const DELAYED_WARNING = 'Checks are failing right now, so alerts may be delayed.';
 
 /** A clock that ticks every 30 s so "Last checked N minutes ago" stays true. */
 function useNow(): Date {
@@ -68,12 +76,26 @@ export function SearchDetailRoute() {
   return <SearchDetail search={search.data} />;
 }
 
-/** The loaded search: header, settings and live inventory. */
+/**
+ * "Last checked N minutes ago"; while checks fail the list is the last stock seen, so it
+ * reads "as of N minutes ago" instead of passing for current.
+ */
+function describeCheckTime(lastCheckedAt: string | null, isDelayed: boolean, now: Date) {
+  if (!isDelayed) return formatLastChecked(lastCheckedAt, now);
+  const age = formatAge(lastCheckedAt, now);
+  return age === null ? null : `as of ${age}`;
+}
+
+/** The loaded search: header, settings, live inventory and restock history. */
 function SearchDetail({ search }: { search: Search }) {
   const navigate = useNavigate();
   const isLarge = useMediaQuery('(min-width: 992px)');
   const now = useNow();
   const inventory = useSearchInventory(search.search_id, true);
+  const history = useSearchHistory(search.search_id);
+  // A failed status request says nothing about the checks: only a "delayed" answer warns.
+  const watchStatus = useWatchStatus();
+  const host = useHost();
   const account = useMyAccount();
   const products = useProducts();
   const stores = useStores();
@@ -93,17 +115,32 @@ function SearchDetail({ search }: { search: Search }) {
   };
 
   const settings = (
-    <SearchSettings
-      key={`${search.product_type}-${search.store_id}`}
-      search={search}
-      products={products.data ?? []}
-      stores={stores.data ?? []}
-      isTextAllowed={account.data?.capabilities.text_notifications_allowed ?? false}
-      saveStatus={saveStatus}
-      onChange={changeSetting}
-    />
+    <>
+      <SearchSettings
+        key={`${search.product_type}-${search.store_id}`}
+        search={search}
+        products={products.data ?? []}
+        stores={stores.data ?? []}
+        isTextAllowed={account.data?.capabilities.text_notifications_allowed ?? false}
+        saveStatus={saveStatus}
+        onChange={changeSetting}
+      />
+      {/* Web push is the website's own channel; the macOS app notifies natively. */}
+      {host.kind === 'web' ? (
+        <>
+          <hr />
+          <BrowserNotificationsSwitch />
+        </>
+      ) : null}
+    </>
   );
-  const lastChecked = formatLastChecked(inventory.data?.last_checked_at ?? null, now);
+  // Inventory and history read the same coverage time; whichever answered last knows best.
+  const lastCheckedAt = latestTime(inventory.data?.last_checked_at, history.data?.last_checked_at);
+  const isDelayed =
+    inventory.data?.is_stale === true ||
+    history.data?.is_stale === true ||
+    watchStatus.data?.is_delayed === true;
+  const lastChecked = describeCheckTime(lastCheckedAt, isDelayed, now);
 
   return (
     <>
@@ -123,6 +160,11 @@ function SearchDetail({ search }: { search: Search }) {
           Delete search
         </Button>
       </header>
+      {isDelayed ? (
+        <div className="alert alert-warning py-2" role="status">
+          {DELAYED_WARNING}
+        </div>
+      ) : null}
       <div className="row g-4">
         <div className="col-lg-5">
           {isLarge ? (
@@ -141,29 +183,33 @@ function SearchDetail({ search }: { search: Search }) {
             </Accordion>
           )}
         </div>
-        <section className="col-lg-7" aria-labelledby="inventory-heading">
-          <div className="d-flex justify-content-between align-items-baseline">
-            <h2 id="inventory-heading" className="h5">
-              Available now
-            </h2>
-            {lastChecked === null ? null : (
-              <span className="small text-body-secondary">{lastChecked}</span>
-            )}
-          </div>
-          {inventory.data?.is_stale === true ? (
-            <p className="small text-warning-emphasis" role="status">
-              Checks for this search are running late, so alerts may be delayed and the stock below
-              may be out of date.
-            </p>
-          ) : null}
-          {inventory.isPending ? <SpinnerScreen label="Loading inventory..." /> : null}
-          {inventory.isError ? (
-            <p className="text-danger" role="alert">
-              Inventory couldn't be loaded right now. It will refresh automatically.
-            </p>
-          ) : null}
-          {inventory.data === undefined ? null : <InventoryList stores={inventory.data.stores} />}
-        </section>
+        <div className="col-lg-7">
+          <section aria-labelledby="inventory-heading">
+            <div className="d-flex justify-content-between align-items-baseline">
+              <h2 id="inventory-heading" className="h5">
+                {isDelayed ? 'Last known stock' : 'Available now'}
+              </h2>
+              {lastChecked === null ? null : (
+                <span className="small text-body-secondary" data-testid="last-checked">
+                  {lastChecked}
+                </span>
+              )}
+            </div>
+            {inventory.isPending ? <SpinnerScreen label="Loading inventory..." /> : null}
+            {inventory.isError ? (
+              <p className="text-danger" role="alert">
+                Inventory couldn't be loaded right now. It will refresh automatically.
+              </p>
+            ) : null}
+            {inventory.data === undefined ? null : <InventoryList stores={inventory.data.stores} />}
+          </section>
+          <RestockHistory
+            history={history.data}
+            isPending={history.isPending}
+            isError={history.isError}
+            now={now}
+          />
+        </div>
       </div>
       <DeleteSearchModal
         searchId={isDeleteOpen ? search.search_id : null}

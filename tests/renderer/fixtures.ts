@@ -2,6 +2,7 @@ import type { Account } from '#shared/api/account.ts';
 import type { Country, Product, Store } from '#shared/api/catalog.ts';
 import type { SearchInventory } from '#shared/api/inventory.ts';
 import type { Search } from '#shared/api/searches.ts';
+import type { RestockEvent, SearchHistory } from '#shared/api/watch.ts';
 
 /** Two product types. */
 export const products: Product[] = [
@@ -112,4 +113,38 @@ export const account: Account = {
   enable_notifications: true,
   plan: 'better',
   capabilities: { text_notifications_allowed: false, web_searches_allowed: true, search_limit: 5 },
+};
+
+/** A restock-history event at the search's store, with overrides. */
+export function makeRestockEvent(overrides: Partial<RestockEvent> = {}): RestockEvent {
+  return {
+    id: '1',
+    store_id: 'R075',
+    store_name: 'Union Square',
+    distance_miles: 0,
+    part_number: 'MYLT3LL/A',
+    display_name: 'iPhone 16 Pro 128GB Black Titanium',
+    from_status: 'unavailable',
+    to_status: 'available',
+    pickup_quote: 'Available today',
+    observed_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/** Seven UTC days from Mon 2 Jun 2025 with the given restock counts (zeros by default). */
+export function makeDaily(counts: number[] = [0, 0, 0, 0, 0, 0, 0]): SearchHistory['daily'] {
+  return counts.map((restocks, index) => ({
+    date: `2025-06-${String(2 + index).padStart(2, '0')}`,
+    restocks,
+  }));
+}
+
+/** A search's history: nothing restocked, checks current. */
+export const emptyHistory: SearchHistory = {
+  days: 7,
+  events: [],
+  daily: makeDaily(),
+  last_checked_at: null,
+  is_stale: false,
 };

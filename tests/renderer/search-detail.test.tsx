@@ -5,8 +5,8 @@ import {
   PREFERRED_MODEL_HINT,
   TEXT_NOT_ALLOWED_TOOLTIP,
 } from '#renderer/components/search-settings.tsx';
-import { SearchDetailRoute } from '#renderer/routes/search-detail.tsx';
-import { account, inventory, products, search, stores } from './fixtures.ts';
+import { DELAYED_WARNING, SearchDetailRoute } from '#renderer/routes/search-detail.tsx';
+import { account, emptyHistory, inventory, products, search, stores } from './fixtures.ts';
 import { createFakeApi, renderWithApp, type FakeAnswer, type FakeRoute } from './test-harness.tsx';
 
 beforeEach(() => {
@@ -31,6 +31,8 @@ function renderDetail(routes: Record<string, FakeRoute> = {}, id = search.search
   const api = createFakeApi({
     [`GET ${searchPath}`]: () => ({ status: 200, body: search }),
     [`GET ${searchPath}/inventory`]: () => ({ status: 200, body: inventory }),
+    [`GET ${searchPath}/history`]: () => ({ status: 200, body: emptyHistory }),
+    'GET /status': () => ({ status: 200, body: { is_delayed: false, checked_at: '', hosts: [] } }),
     'GET /account': () => ({ status: 200, body: account }),
     'GET /products': () => ({ status: 200, body: products }),
     'GET /stores': () => ({ status: 200, body: stores }),
@@ -140,14 +142,45 @@ describe('search detail', () => {
 });
 
 describe('stale inventory', () => {
-  it('warns that alerts may be delayed when checks are late', async () => {
+  const twelveMinutesAgo = () => new Date(Date.now() - 12 * 60_000 - 1000).toISOString();
+
+  it('warns, and dates the stock as last known, when inventory checks are stale', async () => {
     renderDetail({
       [`GET ${searchPath}/inventory`]: () => ({
         status: 200,
-        body: { ...inventory, is_stale: true },
+        body: { ...inventory, is_stale: true, last_checked_at: twelveMinutesAgo() },
       }),
     });
-    expect(await screen.findByText(/alerts may be delayed/)).toBeTruthy();
+    expect(await screen.findByText(DELAYED_WARNING)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Last known stock' })).toBeTruthy();
+    expect(screen.getByTestId('last-checked').textContent).toBe('as of 12 minutes ago');
+    expect(screen.queryByText(/^Last checked/)).toBeNull();
+  });
+
+  it('warns when only the history says checks are stale', async () => {
+    renderDetail({
+      [`GET ${searchPath}/history`]: () => ({
+        status: 200,
+        body: { ...emptyHistory, is_stale: true },
+      }),
+    });
+    expect(await screen.findByText(DELAYED_WARNING)).toBeTruthy();
+  });
+
+  it('warns when GET /v2/status says alerts are delayed', async () => {
+    renderDetail({
+      'GET /status': () => ({ status: 200, body: { is_delayed: true, checked_at: '', hosts: [] } }),
+    });
+    expect(await screen.findByText(DELAYED_WARNING)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Last known stock' })).toBeTruthy();
+  });
+
+  it('shows stock as current when the status request fails and nothing is stale', async () => {
+    const { api } = renderDetail({ 'GET /status': () => ({ status: 500 }) });
+    expect(await screen.findByText('Stonestown')).toBeTruthy();
+    await waitFor(() => expect(api.calls.filter((call) => call === 'GET /status').length).toBe(4));
+    expect(screen.queryByText(DELAYED_WARNING)).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Available now' })).toBeTruthy();
   });
 });
 
@@ -161,5 +194,58 @@ describe('last checked', () => {
       }),
     });
     expect(await screen.findByText('Last checked 5 minutes ago')).toBeTruthy();
+  });
+
+  it("uses the history's check time when the inventory has none, and the later of both", async () => {
+    const minutesAgo = (minutes: number) =>
+      new Date(Date.now() - minutes * 60_000 - 1000).toISOString();
+    renderDetail({
+      [`GET ${searchPath}/history`]: () => ({
+        status: 200,
+        body: { ...emptyHistory, last_checked_at: minutesAgo(3) },
+      }),
+    });
+    expect(await screen.findByText('Last checked 3 minutes ago')).toBeTruthy();
+    cleanup();
+    renderDetail({
+      [`GET ${searchPath}/inventory`]: () => ({
+        status: 200,
+        body: { ...inventory, last_checked_at: minutesAgo(9) },
+      }),
+      [`GET ${searchPath}/history`]: () => ({
+        status: 200,
+        body: { ...emptyHistory, last_checked_at: minutesAgo(2) },
+      }),
+    });
+    expect(await screen.findByText('Last checked 2 minutes ago')).toBeTruthy();
+  });
+});
+
+describe('restock history on the page', () => {
+  it('shows the empty state and polls history with the inventory', async () => {
+    const { api } = renderDetail();
+    expect(await screen.findByText('No restocks recorded in the last 7 days')).toBeTruthy();
+    expect(api.calls).toContain(`GET ${searchPath}/history`);
+  });
+
+  it('offers browser notifications on the web but not in the desktop app', async () => {
+    renderDetail();
+    expect(await screen.findByLabelText('Browser notifications')).toBeTruthy();
+    cleanup();
+    const api = createFakeApi({
+      [`GET ${searchPath}`]: () => ({ status: 200, body: search }),
+      [`GET ${searchPath}/inventory`]: () => ({ status: 200, body: inventory }),
+    });
+    renderWithApp([{ path: '/search/:searchId', element: <SearchDetailRoute /> }], {
+      path: `/search/${search.search_id}`,
+      api,
+      host: {
+        kind: 'desktop',
+        openExternal: () => Promise.resolve(),
+        showNotification: () => Promise.resolve(),
+      },
+    });
+    expect(await screen.findByText('Stonestown')).toBeTruthy();
+    expect(screen.queryByLabelText('Browser notifications')).toBeNull();
   });
 });
