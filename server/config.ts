@@ -30,6 +30,7 @@ const environmentSchema = z.object({
   SUPPORT_END_DATE: z.string().default('September 8th, 2025'),
   MAKER_NAME: z.string().default('Lantern Apps'),
   MAKER_URL: z.string().url().default('https://lanternapps.dev'),
+  MACOS_DOWNLOAD_URL: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
   SIMULATOR_SEED: z.coerce.number().int().default(1),
@@ -74,6 +75,7 @@ export type AppConfig = {
   supportEmail: string;
   supportEndDate: string;
   maker: { name: string; url: string };
+  macDownloadUrl: string | null;
   logLevel: string;
   /** The upstream simulator (server/watch/simulator); started when the upstream is it. */
   simulator: { port: number; seed: number; isEnabled: boolean };
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     supportEmail: values.SUPPORT_EMAIL,
     supportEndDate: values.SUPPORT_END_DATE,
     maker: { name: values.MAKER_NAME, url: values.MAKER_URL },
+    macDownloadUrl: values.MACOS_DOWNLOAD_URL ?? null,
     logLevel: values.LOG_LEVEL,
     simulator: {
       port: values.SIMULATOR_PORT,

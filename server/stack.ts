@@ -120,6 +120,7 @@ export async function startStack(
         supportEndDate: config.supportEndDate,
         maker: config.maker,
         isBillingConfigured: false,
+        macDownloadUrl: config.macDownloadUrl,
         cookiePrefix: 'shelfwatch_',
       },
       corsOrigins: [new URL(config.publicUrl).origin, 'app://shelfwatch'],

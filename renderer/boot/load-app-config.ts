@@ -29,6 +29,7 @@ export function isUsableAppConfig(value: unknown): value is AppConfig {
     typeof maker.name === 'string' &&
     typeof maker.url === 'string' &&
     typeof config.isBillingConfigured === 'boolean' &&
+    (config.macDownloadUrl === null || typeof config.macDownloadUrl === 'string') &&
     typeof config.cookiePrefix === 'string'
   );
 }

@@ -1,9 +1,7 @@
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router-dom';
+import { useAppConfig } from '../boot/app-config-context.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
-
-/** Where the server publishes the macOS build (electron-builder's dmg). */
-export const MAC_DOWNLOAD_URL = '/downloads/Shelfwatch.dmg';
 
 const FEATURES = [
   'Free to download',
@@ -16,6 +14,7 @@ const FEATURES = [
 /** /download: the macOS app. */
 export function DownloadRoute() {
   usePageTitle('Download for macOS');
+  const { macDownloadUrl } = useAppConfig();
   return (
     <Card className="mx-auto" style={{ maxWidth: 700 }}>
       <Card.Body className="p-4">
@@ -29,9 +28,21 @@ export function DownloadRoute() {
             <li key={feature}>{feature}</li>
           ))}
         </ul>
-        <a className="btn btn-primary btn-lg" href={MAC_DOWNLOAD_URL} download>
-          Download for macOS
-        </a>
+        {macDownloadUrl === null ? (
+          <>
+            <button type="button" className="btn btn-primary btn-lg" disabled>
+              Download for macOS
+            </button>
+            <p className="mt-2 mb-0" role="status">
+              The macOS app is not published on this site yet. The website works in any browser in
+              the meantime.
+            </p>
+          </>
+        ) : (
+          <a className="btn btn-primary btn-lg" href={macDownloadUrl} download>
+            Download for macOS
+          </a>
+        )}
         <p className="small text-body-secondary mt-3 mb-0">
           Requires macOS Ventura 13.0 or later. Want alerts by email or text too? See{' '}
           <Link to="/plans">Pricing</Link>.

@@ -15,6 +15,8 @@ export const appConfigSchema = z.object({
   supportEndDate: z.string(),
   maker: z.object({ name: z.string(), url: z.string() }),
   isBillingConfigured: z.boolean(),
+  /** Where the macOS app's .dmg is published; null until a build is. */
+  macDownloadUrl: z.string().nullable(),
   cookiePrefix: z.string(),
 });
 /** Install-specific website settings. */

@@ -49,6 +49,7 @@ export async function startApiHarness(): Promise<ApiHarness> {
       supportEndDate: 'September 8th, 2025',
       maker: { name: 'Lantern Apps', url: 'https://lanternapps.dev' },
       isBillingConfigured: false,
+      macDownloadUrl: null,
       cookiePrefix: 'shelfwatch_',
     },
     corsOrigins: ['http://localhost:3000'],

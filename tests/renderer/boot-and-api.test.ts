@@ -22,6 +22,7 @@ const validConfig = {
   supportEndDate: '2025-09-08',
   maker: { name: 'Studio', url: 'https://studio.example' },
   isBillingConfigured: false,
+  macDownloadUrl: null,
   cookiePrefix: 'shelfwatch_',
 };
 

@@ -29,6 +29,7 @@ export const testConfig: AppConfig = {
   supportEndDate: '2025-09-08',
   maker: { name: 'Small Studio', url: 'https://studio.example' },
   isBillingConfigured: false,
+  macDownloadUrl: null,
   cookiePrefix: 'sw_',
 };
 

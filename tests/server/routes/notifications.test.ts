@@ -41,6 +41,7 @@ describe('/v2/notifications', () => {
         supportEndDate: 'September 8th, 2025',
         maker: { name: 'Lantern Apps', url: 'https://lanternapps.dev' },
         isBillingConfigured: false,
+        macDownloadUrl: null,
         cookiePrefix: 'shelfwatch_',
       },
       corsOrigins: [PUBLIC_URL],
