@@ -17,6 +17,20 @@ import {
 import type { SearchRow } from '#server/db/schema.ts';
 import { describeCheckHealth } from '#server/watch/reads.ts';
 
+/** The search's store (with its country) and the product's models sold there. */
+export type SearchCatalog = {
+  home: Awaited<ReturnType<typeof findStoreWithCountry>>;
+  models: Awaited<ReturnType<typeof listProductModels>>;
+};
+
+/** Looks up the catalog rows a search's inventory and its API view both need. */
+export async function loadSearchCatalog(db: Executor, search: SearchRow): Promise<SearchCatalog> {
+  const home = await findStoreWithCountry(db, search.store_id);
+  const models =
+    home === undefined ? [] : await listProductModels(db, search.product_type, home.country_code);
+  return { home, models };
+}
+
 /** Stores the landing page shows per product type at most. */
 const EXAMPLE_STORES_PER_PRODUCT = 12;
 
@@ -30,12 +44,12 @@ export async function computeSearchInventory(
   db: Executor,
   search: SearchRow,
   preferredParts: ReadonlySet<string>,
+  catalog?: SearchCatalog,
 ): Promise<SearchInventory> {
-  const home = await findStoreWithCountry(db, search.store_id);
+  const { home, models } = catalog ?? (await loadSearchCatalog(db, search));
   if (home === undefined) {
     return { stores: [], last_checked_at: null };
   }
-  const models = await listProductModels(db, search.product_type, home.country_code);
   const neighbours = search.include_nearby_store_results
     ? await listNeighbours(db, search.store_id, search.max_distance_miles)
     : [];

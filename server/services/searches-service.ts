@@ -21,7 +21,11 @@ import {
 import { findUserById } from '#server/db/repositories/users-repository.ts';
 import type { Database, SearchRow, UserRow } from '#server/db/schema.ts';
 import { AppError, invalidInput, notFound } from './app-error.ts';
-import { computeSearchInventory, countStoresWithInventory } from './inventory-service.ts';
+import {
+  computeSearchInventory,
+  countStoresWithInventory,
+  loadSearchCatalog,
+} from './inventory-service.ts';
 
 /** The signed-in user's searches; the website's list is for paid plans (spec section 6). */
 export async function listUserSearches(db: Executor, user: UserRow): Promise<Search[]> {
@@ -223,13 +227,12 @@ async function composeSearch(
   row: SearchRow,
   preferred: ReadonlySet<string>,
 ): Promise<Search> {
-  const [product, store] = await Promise.all([
+  const [product, catalog] = await Promise.all([
     findProductType(db, row.product_type),
-    findStoreWithCountry(db, row.store_id),
+    loadSearchCatalog(db, row),
   ]);
-  const models =
-    store === undefined ? [] : await listProductModels(db, row.product_type, store.country_code);
-  const inventory = await computeSearchInventory(db, row, preferred);
+  const { home: store, models } = catalog;
+  const inventory = await computeSearchInventory(db, row, preferred, catalog);
   return {
     search_id: row.id,
     id: row.id,
