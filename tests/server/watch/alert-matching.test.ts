@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchRow } from '#server/db/schema.ts';
 import type { AlertPayload } from '#server/notify/types.ts';
-import { listSeedParts, listSeedStores, startWatchHarness, type WatchHarness } from './support.ts';
+import {
+  listSeedParts,
+  listSeedStores,
+  startWatchHarness,
+  type WatchHarness,
+  readSnapshotStatus,
+} from './support.ts';
 
 const MINUTE = 60_000;
 const HOME = 'R095'; // Fifth Avenue
@@ -32,16 +38,6 @@ describe('restock alerts', () => {
   function summarise(rows: OutboxRow[]): string[] {
     const names = new Map(Object.entries(searches).map(([name, search]) => [search.id, name]));
     return rows.map((row) => `${names.get(row.search_id ?? '') ?? '?'}:${row.channel}`).sort();
-  }
-
-  async function snapshotStatus(storeId: string, part: string): Promise<string | undefined> {
-    const row = await watch.db
-      .selectFrom('availability_snapshots')
-      .select('status')
-      .where('store_id', '=', storeId)
-      .where('part_number', '=', part)
-      .executeTakeFirst();
-    return row?.status;
   }
 
   beforeAll(async () => {
@@ -158,12 +154,12 @@ describe('restock alerts', () => {
     watch.advance(MINUTE);
     const failing = await watch.runCycle();
     expect(failing.failed).toBe(1);
-    expect(await snapshotStatus(HOME, preferred)).toBe('available');
+    expect(await readSnapshotStatus(watch.db, HOME, preferred)).toBe('available');
     watch.advance(10 * MINUTE);
     const recovered = await watch.runCycle();
     expect(recovered.failed).toBe(0);
     expect(recovered.polled).toBeGreaterThan(0);
-    expect(await snapshotStatus(HOME, preferred)).toBe('available');
+    expect(await readSnapshotStatus(watch.db, HOME, preferred)).toBe('available');
     expect(await readOutbox()).toHaveLength(7);
   });
 
@@ -171,11 +167,11 @@ describe('restock alerts', () => {
     watch.simulator.setStatus(HOME, preferred, 'unavailable');
     watch.advance(MINUTE);
     await watch.runCycle();
-    expect(await snapshotStatus(HOME, preferred)).toBe('unavailable');
+    expect(await readSnapshotStatus(watch.db, HOME, preferred)).toBe('unavailable');
     watch.simulator.setStatus(HOME, preferred, 'available');
     watch.advance(5 * MINUTE);
     await watch.runCycle();
-    expect(await snapshotStatus(HOME, preferred)).toBe('available');
+    expect(await readSnapshotStatus(watch.db, HOME, preferred)).toBe('available');
     expect(await readOutbox()).toHaveLength(7);
   });
 

@@ -6,6 +6,7 @@ import { seedCatalog } from '#server/services/catalog-service.ts';
 import { applyPickupAnswer } from '#server/watch/apply-answer.ts';
 import type { PickupAnswer, PickupStatus, StoreAvailability } from '#shared/upstream/index.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
+import { readSnapshotStatus } from './support.ts';
 
 const T0 = Date.UTC(2026, 0, 15, 12);
 const GROUP = { countryCode: 'CA', productId: 'iphone16pro', storeId: 'R121' };
@@ -49,16 +50,6 @@ describe('applying an upstream answer', () => {
   let testDb: TestDatabase;
   let neighbour: string;
 
-  async function readStatus(storeId: string, part: string): Promise<string | undefined> {
-    const row = await testDb.db
-      .selectFrom('availability_snapshots')
-      .select('status')
-      .where('store_id', '=', storeId)
-      .where('part_number', '=', part)
-      .executeTakeFirst();
-    return row?.status;
-  }
-
   beforeAll(async () => {
     testDb = await createTestDatabase();
     await seedCatalog(testDb.db);
@@ -100,7 +91,7 @@ describe('applying an upstream answer', () => {
       { quietWindowMs: 30 * 60_000 },
     );
     expect(report).toMatchObject({ storesSeen: 2, changes: 3, restocks: 1 });
-    expect(await readStatus(neighbour, 'B')).toBe('unknown');
+    expect(await readSnapshotStatus(testDb.db, neighbour, 'B')).toBe('unknown');
     const distances = await testDb.db.selectFrom('store_neighbours').selectAll().execute();
     expect(
       distances.map((row) => [row.store_id, row.neighbour_store_id, row.distance_miles]).sort(),
@@ -127,8 +118,8 @@ describe('applying an upstream answer', () => {
       { quietWindowMs: 0 },
     );
     expect(report.changes).toBe(0);
-    expect(await readStatus(GROUP.storeId, 'A')).toBe('available');
-    expect(await readStatus(GROUP.storeId, 'B')).toBe('unavailable');
+    expect(await readSnapshotStatus(testDb.db, GROUP.storeId, 'A')).toBe('available');
+    expect(await readSnapshotStatus(testDb.db, GROUP.storeId, 'B')).toBe('unavailable');
   });
 
   it('lets an unknown become known without inventing a previous status', async () => {
@@ -155,7 +146,7 @@ describe('applying an upstream answer', () => {
       { quietWindowMs: 0 },
     );
     expect(report.changes).toBe(0);
-    expect(await readStatus(GROUP.storeId, 'A')).toBe('available');
+    expect(await readSnapshotStatus(testDb.db, GROUP.storeId, 'A')).toBe('available');
   });
 
   it('records a change once when two answers listing the same store land at the same time', async () => {

@@ -1,6 +1,7 @@
 // Test support for the watch engine: a migrated, seeded database, the upstream simulator on a
 // hand-moved clock shared with the poller, and quick ways to make users and searches.
-import type { Db } from '#server/db/database.ts';
+import type { Db, Executor } from '#server/db/database.ts';
+import { listSnapshots } from '#server/db/repositories/availability-repository.ts';
 import {
   replacePreferredParts,
   insertSearch,
@@ -151,4 +152,14 @@ export async function startWatchHarness(
       if (options.testDb === undefined) await testDb.drop();
     },
   };
+}
+
+/** The recorded status of one part at one store, through the repository the app reads with. */
+export async function readSnapshotStatus(
+  db: Executor,
+  storeId: string,
+  partNumber: string,
+): Promise<string | undefined> {
+  const [row] = await listSnapshots(db, [storeId], [partNumber]);
+  return row?.status;
 }
