@@ -6,7 +6,10 @@ import { ApiContext, createApiClients } from './api/api-client.ts';
 import { createQueryClient } from './api/query-client.ts';
 import { useAuth } from './auth/auth-context.tsx';
 import { AuthProvider } from './auth/auth-provider.tsx';
+import { DesktopAuthProvider } from './auth/desktop-auth-provider.tsx';
 import { AppConfigContext } from './boot/app-config-context.tsx';
+import { readDesktopBridge } from './host/desktop-bridge.ts';
+import { DesktopEvents } from './host/desktop-events.tsx';
 import { HostContext } from './host/host-context.tsx';
 import { createWebBridge } from './host/web-bridge.ts';
 import { createAppRouter } from './router.tsx';
@@ -21,21 +24,35 @@ function ApiProvider({ apiBaseUrl, children }: { apiBaseUrl: string; children: R
   return <ApiContext.Provider value={clients}>{children}</ApiContext.Provider>;
 }
 
-/** The website: config, host, login, API, query cache and routes. */
+/** The website, or the macOS app's window: config, host, login, API, query cache and routes. */
 export function App({ config }: { config: AppConfig }) {
   const [queryClient] = useState(createQueryClient);
   const [router] = useState(createAppRouter);
-  const [host] = useState(createWebBridge);
+  const [host] = useState(() => readDesktopBridge() ?? createWebBridge());
+  const navigate = useMemo(
+    () => (path: string) => {
+      void router.navigate(path);
+    },
+    [router],
+  );
+  const routes = (
+    <ApiProvider apiBaseUrl={config.apiBaseUrl}>
+      <QueryClientProvider client={queryClient}>
+        {host.desktop === undefined ? null : (
+          <DesktopEvents desktop={host.desktop} navigate={navigate} />
+        )}
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </ApiProvider>
+  );
   return (
     <AppConfigContext.Provider value={config}>
       <HostContext.Provider value={host}>
-        <AuthProvider config={config}>
-          <ApiProvider apiBaseUrl={config.apiBaseUrl}>
-            <QueryClientProvider client={queryClient}>
-              <RouterProvider router={router} />
-            </QueryClientProvider>
-          </ApiProvider>
-        </AuthProvider>
+        {host.desktop === undefined ? (
+          <AuthProvider config={config}>{routes}</AuthProvider>
+        ) : (
+          <DesktopAuthProvider>{routes}</DesktopAuthProvider>
+        )}
       </HostContext.Provider>
     </AppConfigContext.Provider>
   );

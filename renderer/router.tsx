@@ -19,6 +19,15 @@ function SignedInOutlet() {
   );
 }
 
+/** Guard for screens of searches: signed in on the website; open in the app (local searches). */
+function SearchesOutlet() {
+  return (
+    <RequireAuth isLocalAllowed>
+      <Outlet />
+    </RequireAuth>
+  );
+}
+
 /** Spec section 2: every route, path-based, each screen in its own lazily loaded chunk. */
 export const appRoutes: RouteObject[] = [
   {
@@ -37,7 +46,7 @@ export const appRoutes: RouteObject[] = [
             ),
           },
           {
-            Component: SignedInOutlet,
+            Component: SearchesOutlet,
             children: [
               {
                 path: 'search/:searchId',
@@ -46,6 +55,18 @@ export const appRoutes: RouteObject[] = [
                   (m) => m.SearchDetailRoute,
                 ),
               },
+            ],
+          },
+          {
+            path: 'settings',
+            lazy: lazyScreen(
+              () => import('./routes/desktop-settings.tsx'),
+              (m) => m.DesktopSettingsRoute,
+            ),
+          },
+          {
+            Component: SignedInOutlet,
+            children: [
               {
                 path: 'account',
                 lazy: lazyScreen(

@@ -1,4 +1,5 @@
 import { isAxiosError } from 'axios';
+import { HostRequestError } from './host-errors.ts';
 
 /** Text for failures that are not HTTP answers (network down, aborted, bad URL). */
 export const UNEXPECTED_ERROR_TEXT = 'An unexpected error occurred';
@@ -14,11 +15,15 @@ export class UnexpectedRequestError extends Error {
 
 /** The HTTP status of a failed API call, undefined when there was no answer. */
 export function readErrorStatus(error: unknown): number | undefined {
+  if (error instanceof HostRequestError) return error.status;
   return isAxiosError(error) ? error.response?.status : undefined;
 }
 
 /** The `{ reason, message }` error body of a failed API call, fields absent when missing. */
 export function readErrorBody(error: unknown): { reason?: string; message?: string } {
+  if (error instanceof HostRequestError) {
+    return { reason: error.reason, message: error.message };
+  }
   if (!isAxiosError(error)) {
     return {};
   }
@@ -50,6 +55,8 @@ export function describeCreateSearchError(error: unknown): string {
  * spec forbids retrying a 403 on the search list. 408 and 429 are transient and retried.
  */
 export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
+  // The app's main process answers from memory: asking again gives the same answer.
+  if (error instanceof HostRequestError) return false;
   const status = readErrorStatus(error);
   if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
     return false;

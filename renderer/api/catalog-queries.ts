@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Country, Product, Store } from '#shared/api/catalog.ts';
 import type { ExampleInventoryEntry } from '#shared/api/inventory.ts';
 import { useApi } from './api-client.ts';
+import { useCatalogSource } from './catalog-source.ts';
 import { queryKeys } from './query-keys.ts';
 
 // The catalog changes at most daily: keep it fresh for the session instead of refetching.
@@ -9,30 +9,30 @@ const CATALOG_STALE_MS = 60 * 60 * 1000;
 
 /** GET /v2/products (public). */
 export function useProducts() {
-  const { publicApi } = useApi();
+  const catalog = useCatalogSource();
   return useQuery({
     queryKey: queryKeys.products,
-    queryFn: async () => (await publicApi.get<Product[]>('/products')).data,
+    queryFn: () => catalog.products(),
     staleTime: CATALOG_STALE_MS,
   });
 }
 
 /** GET /v2/stores (public). */
 export function useStores() {
-  const { publicApi } = useApi();
+  const catalog = useCatalogSource();
   return useQuery({
     queryKey: queryKeys.stores,
-    queryFn: async () => (await publicApi.get<Store[]>('/stores')).data,
+    queryFn: () => catalog.stores(),
     staleTime: CATALOG_STALE_MS,
   });
 }
 
 /** GET /v2/countries (public). */
 export function useCountries() {
-  const { publicApi } = useApi();
+  const catalog = useCatalogSource();
   return useQuery({
     queryKey: queryKeys.countries,
-    queryFn: async () => (await publicApi.get<Country[]>('/countries')).data,
+    queryFn: () => catalog.countries(),
     staleTime: CATALOG_STALE_MS,
   });
 }

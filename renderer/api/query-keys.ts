@@ -6,6 +6,8 @@ export const queryKeys = {
   inventory: (searchId: string) => ['inventory', searchId] as const,
   searchHistory: (searchId: string) => ['searchHistory', searchId] as const,
   watchStatus: ['watchStatus'] as const,
+  desktopWatchStatus: ['desktopWatchStatus'] as const,
+  desktopSettings: ['desktopSettings'] as const,
   products: ['products'] as const,
   stores: ['stores'] as const,
   countries: ['countries'] as const,

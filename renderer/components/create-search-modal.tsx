@@ -5,9 +5,11 @@ import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate } from 'react-router-dom';
 import Select from 'react-select';
+import { FREE_LIMIT_REASON } from '#shared/desktop/local-search.ts';
 import { describeCreateSearchError, readErrorBody } from '../api/api-errors.ts';
 import { useProducts, useStores } from '../api/catalog-queries.ts';
 import { useCreateSearch } from '../api/search-queries.ts';
+import { useAuth } from '../auth/auth-context.tsx';
 import {
   filterStoreOption,
   SELECT_MENU_PROPS,
@@ -23,6 +25,8 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
   const stores = useStores();
   const creation = useCreateSearch();
   const navigate = useNavigate();
+  const auth = useAuth();
+  const [loginError, setLoginError] = useState<string | null>(null);
   const [product, setProduct] = useState<ProductOption | null>(null);
   const [store, setStore] = useState<StoreOption | null>(null);
 
@@ -37,8 +41,18 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
     if (isBusy) return;
     setProduct(null);
     setStore(null);
+    setLoginError(null);
     creation.reset();
     onClose();
+  };
+
+  // The app's free search is used up: logging in lifts the limit.
+  const login = () => {
+    setLoginError(null);
+    auth.login('/').catch((error: unknown) => {
+      console.error('Login could not start', error);
+      setLoginError(error instanceof Error ? error.message : 'Login could not start.');
+    });
   };
 
   const create = () => {
@@ -110,6 +124,18 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
             {/* The spec's line names the reason code; the server's sentence explains it. */}
             {errorBody.reason !== undefined && errorBody.message !== undefined ? (
               <p className="small text-body-secondary mb-0">{errorBody.message}</p>
+            ) : null}
+            {errorBody.reason === FREE_LIMIT_REASON ? (
+              <div className="mt-2">
+                <Button variant="outline-primary" size="sm" onClick={login}>
+                  Login
+                </Button>
+                {loginError === null ? null : (
+                  <p className="small text-danger mt-1 mb-0" role="alert">
+                    {loginError}
+                  </p>
+                )}
+              </div>
             ) : null}
           </>
         ) : null}

@@ -24,6 +24,10 @@ export const PREFERRED_MODEL_HINT =
 export const TEXT_NOT_ALLOWED_TOOLTIP =
   'Text notifications are only allowed for Premium subscribers.';
 
+/** Said of a search kept in the macOS app, whose alerts are the Mac's own notifications. */
+export const MAC_ALERTS_NOTE =
+  'Shelfwatch shows a notification on this Mac when a preferred model is in stock.';
+
 /** Where the last save stands: shown as "Saving..." then "Saved". */
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'failed';
 
@@ -33,6 +37,7 @@ export function SearchSettings({
   products,
   stores,
   isTextAllowed,
+  isLocal = false,
   saveStatus,
   onChange,
 }: {
@@ -40,6 +45,8 @@ export function SearchSettings({
   products: readonly Product[];
   stores: readonly Store[];
   isTextAllowed: boolean;
+  /** A search kept in the macOS app: it alerts on the Mac, not by email or text. */
+  isLocal?: boolean;
   saveStatus: SaveStatus;
   onChange: (change: SettingChange) => void;
 }) {
@@ -51,6 +58,8 @@ export function SearchSettings({
   const preferred = search.product_models
     .filter((model) => model.is_preferred)
     .map((model) => model.part_number);
+  // A local search always notifies, so without a preferred model it would never say a word.
+  const isHintShown = isLocal ? preferred.length === 0 : isMissingPreferredModel(search);
 
   const commitDistance = () => {
     const parsed = parseMaxDistance(distanceText);
@@ -135,30 +144,40 @@ export function SearchSettings({
         </Form.Group>
       ) : null}
       {flagSwitch('show_results_only_for_preferred_models', 'Show only preferred models')}
-      {isTextAllowed ? (
-        flagSwitch('send_text_updates', 'Send text updates')
+      {isLocal ? (
+        <p className="small text-body-secondary mt-2 mb-1">{MAC_ALERTS_NOTE}</p>
       ) : (
-        <OverlayTrigger
-          placement="top"
-          overlay={<Tooltip id="text-not-allowed">{TEXT_NOT_ALLOWED_TOOLTIP}</Tooltip>}
-        >
-          <span className="d-inline-block" tabIndex={0} aria-describedby="text-not-allowed-help">
-            <Form.Check
-              type="switch"
-              id="setting-send_text_updates"
-              label="Send text updates"
-              checked={false}
-              disabled
-              readOnly
-            />
-            <span id="text-not-allowed-help" className="visually-hidden">
-              {TEXT_NOT_ALLOWED_TOOLTIP}
-            </span>
-          </span>
-        </OverlayTrigger>
+        <>
+          {isTextAllowed ? (
+            flagSwitch('send_text_updates', 'Send text updates')
+          ) : (
+            <OverlayTrigger
+              placement="top"
+              overlay={<Tooltip id="text-not-allowed">{TEXT_NOT_ALLOWED_TOOLTIP}</Tooltip>}
+            >
+              <span
+                className="d-inline-block"
+                tabIndex={0}
+                aria-describedby="text-not-allowed-help"
+              >
+                <Form.Check
+                  type="switch"
+                  id="setting-send_text_updates"
+                  label="Send text updates"
+                  checked={false}
+                  disabled
+                  readOnly
+                />
+                <span id="text-not-allowed-help" className="visually-hidden">
+                  {TEXT_NOT_ALLOWED_TOOLTIP}
+                </span>
+              </span>
+            </OverlayTrigger>
+          )}
+          {flagSwitch('send_email_updates', 'Send email updates')}
+        </>
       )}
-      {flagSwitch('send_email_updates', 'Send email updates')}
-      {isMissingPreferredModel(search) ? (
+      {isHintShown ? (
         <p className="small text-warning-emphasis mt-2 mb-0" role="note">
           {PREFERRED_MODEL_HINT}
         </p>

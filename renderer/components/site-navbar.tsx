@@ -6,6 +6,7 @@ import NavbarToggle from 'react-bootstrap/NavbarToggle';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context.tsx';
+import { useHost } from '../host/host-context.tsx';
 import { loadChunk } from './chunk-loading.ts';
 
 const AccountMenu = lazy(() =>
@@ -20,9 +21,23 @@ const SITE_LINKS: readonly [string, string][] = [
   ['/account', 'My Account'],
 ];
 
+// In the macOS app: no download or pricing pages (it is the download); its own settings.
+const APP_LINKS: readonly [string, string][] = [
+  ['/', 'My Searches'],
+  ['/settings', 'Settings'],
+  ['/support', 'Support'],
+];
+
 /** The site's navigation bar; it collapses into a toggle below the small breakpoint. */
 export function SiteNavbar() {
   const auth = useAuth();
+  const host = useHost();
+  const links =
+    host.kind === 'desktop'
+      ? auth.isAuthenticated
+        ? [...APP_LINKS, ['/account', 'My Account'] as [string, string]]
+        : APP_LINKS
+      : SITE_LINKS;
   // Controlled so that choosing a link closes the collapsed menu on small screens.
   const [isExpanded, setIsExpanded] = useState(false);
   const collapse = () => setIsExpanded(false);
@@ -55,8 +70,8 @@ export function SiteNavbar() {
             {/* Plain Bootstrap nav classes: react-bootstrap's Nav adds ~3 KB to every page for
               keyboard roving the spec doesn't need in a link list. */}
             <div className="navbar-nav me-auto">
-              {SITE_LINKS.map(([to, label]) => (
-                <NavLink key={to} to={to} className="nav-link" onClick={collapse}>
+              {links.map(([to, label]) => (
+                <NavLink key={to} to={to} end className="nav-link" onClick={collapse}>
                   {label}
                 </NavLink>
               ))}

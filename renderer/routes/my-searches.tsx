@@ -3,9 +3,11 @@ import Button from 'react-bootstrap/Button';
 import { useMySearches } from '../api/search-queries.ts';
 import { loadChunk } from '../components/chunk-loading.ts';
 import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
+import { DesktopWatchPanel } from '../components/desktop-watch-panel.tsx';
 import { SearchCard } from '../components/search-card.tsx';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
+import { useHost } from '../host/host-context.tsx';
 import { useSearchModalsStore } from '../state/search-modals-store.ts';
 
 /** Shown when the list can't be loaded (most often: no paid plan, a final 403). */
@@ -24,6 +26,7 @@ export function MySearchesScreen() {
   usePageTitle('My Searches');
   const searches = useMySearches();
   const modals = useSearchModalsStore();
+  const host = useHost();
   // Once opened, the dialog stays mounted so it can fade out instead of vanishing.
   const [hasCreateLoaded, setHasCreateLoaded] = useState(false);
   if (modals.isCreateOpen && !hasCreateLoaded) {
@@ -73,6 +76,7 @@ export function MySearchesScreen() {
           +
         </Button>
       </div>
+      {host.desktop === undefined ? null : <DesktopWatchPanel desktop={host.desktop} />}
       {content}
       {hasCreateLoaded ? (
         <Suspense fallback={null}>

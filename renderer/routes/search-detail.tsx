@@ -96,7 +96,9 @@ function SearchDetail({ search }: { search: Search }) {
   // A failed status request says nothing about the checks: only a "delayed" answer warns.
   const watchStatus = useWatchStatus();
   const host = useHost();
-  const account = useMyAccount();
+  // Searches in the app live on the Mac: there is no account to read text permissions from.
+  const isLocal = host.kind === 'desktop';
+  const account = useMyAccount(!isLocal);
   const products = useProducts();
   const stores = useStores();
   const update = useUpdateSearch(search.search_id);
@@ -122,6 +124,7 @@ function SearchDetail({ search }: { search: Search }) {
         products={products.data ?? []}
         stores={stores.data ?? []}
         isTextAllowed={account.data?.capabilities.text_notifications_allowed ?? false}
+        isLocal={isLocal}
         saveStatus={saveStatus}
         onChange={changeSetting}
       />

@@ -1,0 +1,136 @@
+import { useState } from 'react';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import {
+  MAX_CHECK_INTERVAL_MINUTES,
+  MIN_CHECK_INTERVAL_MINUTES,
+  type DesktopSettings,
+  type DesktopSettingsPatch,
+} from '#shared/desktop/local-search.ts';
+import { parseMaxDistance } from '#shared/domain/search-settings.ts';
+import { useDesktopSettings, useSaveDesktopSettings } from '../api/desktop-settings-queries.ts';
+import { NotFoundMessage } from '../components/not-found-message.tsx';
+import { SpinnerScreen } from '../components/spinner-screen.tsx';
+import { usePageTitle } from '../components/use-page-title.ts';
+import { useHost } from '../host/host-context.tsx';
+
+/** Choices of the check interval, in minutes (the spec's five is the default). */
+const INTERVAL_CHOICES = [1, 2, 5, 10, 15, 30, 60].filter(
+  (minutes) => minutes >= MIN_CHECK_INTERVAL_MINUTES && minutes <= MAX_CHECK_INTERVAL_MINUTES,
+);
+
+/** /settings: the macOS app's own settings; the website has none. */
+export function DesktopSettingsRoute() {
+  usePageTitle('Settings');
+  const host = useHost();
+  const settings = useDesktopSettings();
+  if (host.kind !== 'desktop') return <NotFoundMessage />;
+  if (settings.isPending) return <SpinnerScreen label="Loading settings..." />;
+  if (settings.isError) {
+    return (
+      <p className="text-danger" role="alert">
+        Settings couldn't be loaded: {settings.error.message}
+      </p>
+    );
+  }
+  return <SettingsForm settings={settings.data} />;
+}
+
+/** The settings; each control saves at once and shows "Saving..." then "Saved". */
+function SettingsForm({ settings }: { settings: DesktopSettings }) {
+  const save = useSaveDesktopSettings();
+  const [distanceText, setDistanceText] = useState(
+    settings.default_max_distance_miles?.toString() ?? '',
+  );
+  const [distanceError, setDistanceError] = useState<string | null>(null);
+  const isSaving = save.isPending;
+  const change = (patch: DesktopSettingsPatch) => save.mutate(patch);
+
+  const commitDistance = () => {
+    const parsed = parseMaxDistance(distanceText);
+    if ('error' in parsed) {
+      setDistanceError(parsed.error);
+      return;
+    }
+    setDistanceError(null);
+    if (parsed.miles !== settings.default_max_distance_miles) {
+      change({ default_max_distance_miles: parsed.miles });
+    }
+  };
+
+  return (
+    <Card className="mx-auto" style={{ maxWidth: 700 }}>
+      <Card.Body className="p-4">
+        <h1 className="h3 mb-3">Settings</h1>
+        <p className="small mb-3" role="status" aria-live="polite">
+          {save.isPending ? 'Saving...' : null}
+          {save.isSuccess ? 'Saved' : null}
+          {save.isError ? (
+            <span className="text-danger">Couldn't save that change: {save.error.message}</span>
+          ) : null}
+        </p>
+        <Form onSubmit={(event) => event.preventDefault()} aria-busy={isSaving}>
+          <Form.Group className="mb-4" controlId="settings-interval">
+            <Form.Label>Check for stock every</Form.Label>
+            <Form.Select
+              style={{ maxWidth: 200 }}
+              value={settings.check_interval_minutes}
+              disabled={isSaving}
+              onChange={(event) => change({ check_interval_minutes: Number(event.target.value) })}
+            >
+              {INTERVAL_CHOICES.map((minutes) => (
+                <option key={minutes} value={minutes}>
+                  {minutes === 1 ? '1 minute' : `${minutes} minutes`}
+                </option>
+              ))}
+            </Form.Select>
+            <Form.Text>
+              Apple stops answering callers who ask too often, so checks are never more frequent
+              than once a minute.
+            </Form.Text>
+          </Form.Group>
+          <Form.Check
+            className="mb-3"
+            type="switch"
+            id="settings-notifications"
+            label="Show a notification when a preferred model is in stock"
+            checked={settings.notifications_enabled}
+            disabled={isSaving}
+            onChange={(event) => change({ notifications_enabled: event.target.checked })}
+          />
+          <Form.Check
+            className="mb-4"
+            type="switch"
+            id="settings-launch-at-login"
+            label="Open Shelfwatch when I log in to this Mac"
+            checked={settings.launch_at_login}
+            disabled={isSaving}
+            onChange={(event) => change({ launch_at_login: event.target.checked })}
+          />
+          <Form.Group controlId="settings-distance">
+            <Form.Label>Nearby stores: only within N miles</Form.Label>
+            <Form.Control
+              type="number"
+              inputMode="decimal"
+              min={0.5}
+              max={500}
+              step={0.5}
+              style={{ maxWidth: 200 }}
+              placeholder="Any distance"
+              value={distanceText}
+              disabled={isSaving}
+              isInvalid={distanceError !== null}
+              onChange={(event) => setDistanceText(event.target.value)}
+              onBlur={commitDistance}
+              onKeyDown={(event) => event.key === 'Enter' && commitDistance()}
+            />
+            <Form.Control.Feedback type="invalid">{distanceError}</Form.Control.Feedback>
+            <Form.Text>
+              Applies to searches that include nearby stores and set no limit of their own.
+            </Form.Text>
+          </Form.Group>
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { newSearchSchema, searchUpdateSchema } from '#shared/api/searches.ts';
+import { desktopSettingsPatchSchema } from './local-search.ts';
+
+// The one list of IPC channels between the macOS app's preload and its main process, with
+// the schema every request payload is parsed with in the main process. Names are
+// namespaced `area:verb`. Requests go renderer -> main with `invoke` and answer an
+// IpcResult; events go main -> renderer.
+
+/** Request channels (renderer -> main, answered). */
+export const IPC_INVOKE_CHANNELS = {
+  searchesList: 'searches:list',
+  searchesGet: 'searches:get',
+  searchesCreate: 'searches:create',
+  searchesUpdate: 'searches:update',
+  searchesRemove: 'searches:remove',
+  searchesInventory: 'searches:inventory',
+  searchesHistory: 'searches:history',
+  catalogProducts: 'catalog:products',
+  catalogStores: 'catalog:stores',
+  catalogCountries: 'catalog:countries',
+  watchStatus: 'watch:status',
+  watchCheckNow: 'watch:check-now',
+  watchSetPaused: 'watch:set-paused',
+  settingsGet: 'settings:get',
+  settingsUpdate: 'settings:update',
+  noticesTake: 'notices:take',
+  shellOpenExternal: 'shell:open-external',
+  notificationsShow: 'notifications:show',
+} as const;
+
+/** Event channels (main -> renderer, no answer). */
+export const IPC_EVENT_CHANNELS = {
+  /** Go to a path inside the app (a notification was clicked): payload `{ path }`. */
+  navigate: 'app:navigate',
+  /** Local searches, inventory or the watch status changed: payload none. */
+  watchChanged: 'watch:changed',
+} as const;
+
+/** A request channel name. */
+export type IpcInvokeChannel = (typeof IPC_INVOKE_CHANNELS)[keyof typeof IPC_INVOKE_CHANNELS];
+/** An event channel name. */
+export type IpcEventChannel = (typeof IPC_EVENT_CHANNELS)[keyof typeof IPC_EVENT_CHANNELS];
+
+const searchIdSchema = z.object({ id: z.string().uuid({ message: 'Not a search id' }) });
+const emptySchema = z.undefined().or(z.object({}).strict());
+
+/** Payload schema of every request channel; the main process parses payloads as `unknown`. */
+export const IPC_REQUEST_SCHEMAS = {
+  'searches:list': emptySchema,
+  'searches:get': searchIdSchema,
+  'searches:create': newSearchSchema,
+  'searches:update': z.object({ id: searchIdSchema.shape.id, update: searchUpdateSchema }),
+  'searches:remove': searchIdSchema,
+  'searches:inventory': searchIdSchema,
+  'searches:history': z.object({
+    id: searchIdSchema.shape.id,
+    days: z.number().int().min(1).max(30),
+  }),
+  'catalog:products': emptySchema,
+  'catalog:stores': emptySchema,
+  'catalog:countries': emptySchema,
+  'watch:status': emptySchema,
+  'watch:check-now': emptySchema,
+  'watch:set-paused': z.object({ paused: z.boolean() }),
+  'settings:get': emptySchema,
+  'settings:update': desktopSettingsPatchSchema,
+  'notices:take': emptySchema,
+  'shell:open-external': z.object({ url: z.string().max(2048) }),
+  'notifications:show': z.object({
+    title: z.string().min(1).max(200),
+    body: z.string().max(1000),
+    searchId: z.string().uuid().optional(),
+  }),
+} satisfies Record<IpcInvokeChannel, z.ZodType>;
+
+/** The parsed payload of a request channel. */
+export type IpcRequest<C extends IpcInvokeChannel> = z.infer<(typeof IPC_REQUEST_SCHEMAS)[C]>;
+
+/** Why a request failed: a stable reason, a readable message, the field when input was bad. */
+export type IpcError = { reason: string; message: string; field?: string };
+
+/** Every answer of a request channel. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+/** True for a channel name of the request list. */
+export function isIpcInvokeChannel(channel: unknown): channel is IpcInvokeChannel {
+  return typeof channel === 'string' && Object.hasOwn(IPC_REQUEST_SCHEMAS, channel);
+}
