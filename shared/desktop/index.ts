@@ -3,3 +3,5 @@
 export * from './ipc-contract.ts';
 export * from './local-search.ts';
 export * from './status-text.ts';
+export * from './desktop-catalog.ts';
+export * from './search-view.ts';

@@ -1,0 +1,92 @@
+import type { Country, Product, Store } from '#shared/api/catalog.ts';
+import {
+  COUNTRY_SEEDS,
+  PRODUCT_MODEL_SEEDS,
+  PRODUCT_TYPE_SEEDS,
+  STORE_SEEDS,
+  localeToCountryCode,
+  type ProductModelSeed,
+  type StoreSeed,
+} from '#shared/catalog/index.ts';
+
+/** A store with the country its requests go to. */
+export type CatalogStore = {
+  store_id: string;
+  store_name: string;
+  city: string;
+  state_code: string | null;
+  country_code: string;
+};
+
+/**
+ * The catalog the macOS app ships with (shared/catalog's curated seed), so it works with no
+ * server: the lists the screens show (in the API's shapes and order) and the look-ups the
+ * local watch loop and search views need.
+ */
+export type DesktopCatalog = {
+  listProducts: () => Product[];
+  listStores: () => Store[];
+  listCountries: () => Country[];
+  findProduct: (productId: string) => Product | undefined;
+  findStore: (storeId: string) => CatalogStore | undefined;
+  /** Models of a product type sold in a country, by display name. */
+  listModels: (
+    productId: string,
+    countryCode: string,
+  ) => { part_number: string; display_name: string }[];
+};
+
+/** Builds the catalog over the seed, with indexes for the look-ups. */
+export function createDesktopCatalog(
+  seed: {
+    stores?: readonly StoreSeed[];
+    models?: readonly ProductModelSeed[];
+  } = {},
+): DesktopCatalog {
+  const storeSeeds = seed.stores ?? STORE_SEEDS;
+  const modelSeeds = seed.models ?? PRODUCT_MODEL_SEEDS;
+  // Same orders as the server's repositories, so both hosts list things alike.
+  const products: Product[] = [...PRODUCT_TYPE_SEEDS]
+    .sort((a, b) => a.sort_order - b.sort_order || a.product_id.localeCompare(b.product_id))
+    .map(({ product_id, product_name }) => ({ product_id, product_name }));
+  const stores: Store[] = [...storeSeeds]
+    .sort(
+      (a, b) =>
+        a.country_locale.localeCompare(b.country_locale) ||
+        a.store_name.localeCompare(b.store_name),
+    )
+    .map(({ latitude: _latitude, longitude: _longitude, ...store }) => store);
+  const countries: Country[] = [...COUNTRY_SEEDS].sort((a, b) =>
+    a.display_name.localeCompare(b.display_name),
+  );
+  const storesById = new Map<string, CatalogStore>();
+  for (const store of storeSeeds) {
+    const countryCode = localeToCountryCode(store.country_locale);
+    if (countryCode === undefined) continue;
+    storesById.set(store.store_id, {
+      store_id: store.store_id,
+      store_name: store.store_name,
+      city: store.city,
+      state_code: store.state_code,
+      country_code: countryCode,
+    });
+  }
+  const modelsByKey = new Map<string, { part_number: string; display_name: string }[]>();
+  for (const model of modelSeeds) {
+    const key = `${model.product_id}|${model.country_code}`;
+    const list = modelsByKey.get(key) ?? [];
+    list.push({ part_number: model.part_number, display_name: model.display_name });
+    modelsByKey.set(key, list);
+  }
+  for (const list of modelsByKey.values()) {
+    list.sort((a, b) => a.display_name.localeCompare(b.display_name));
+  }
+  return {
+    listProducts: () => products,
+    listStores: () => stores,
+    listCountries: () => countries,
+    findProduct: (productId) => products.find((product) => product.product_id === productId),
+    findStore: (storeId) => storesById.get(storeId),
+    listModels: (productId, countryCode) => modelsByKey.get(`${productId}|${countryCode}`) ?? [],
+  };
+}

@@ -1,0 +1,181 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Search } from '#shared/api/searches.ts';
+import type { DesktopHost, HostBridge } from '#shared/bridge.ts';
+import type { IpcResult } from '#shared/desktop/ipc-contract.ts';
+import {
+  DEFAULT_DESKTOP_SETTINGS,
+  FREE_LIMIT_MESSAGE,
+  FREE_LIMIT_REASON,
+  type DesktopWatchStatus,
+} from '#shared/desktop/local-search.ts';
+import { MAC_ALERTS_NOTE, PREFERRED_MODEL_HINT } from '#renderer/components/search-settings.tsx';
+import { appRoutes } from '#renderer/router.tsx';
+import { inventory, products, search, stores } from './fixtures.ts';
+import { createFakeAuth, renderWithApp } from './test-harness.tsx';
+
+beforeEach(() => {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: true,
+    media: query,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  }));
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const ok = <T,>(value: T): Promise<IpcResult<T>> => Promise.resolve({ ok: true, value });
+
+const idleStatus: DesktopWatchStatus = {
+  state: 'idle',
+  last_check_at: new Date(Date.now() - 2 * 60_000).toISOString(),
+  next_check_at: new Date(Date.now() + 3 * 60_000 - 1000).toISOString(),
+  is_failing: false,
+  failing_since: null,
+  failure_message: null,
+  cool_down_until: null,
+  search_count: 1,
+};
+
+/** A macOS app host over in-memory answers; every call is a spy. */
+function createFakeDesktop(overrides: { searches?: Search[]; status?: DesktopWatchStatus } = {}) {
+  const localSearch: Search = {
+    ...search,
+    send_email_updates: false,
+    send_text_updates: false,
+    product_models: search.product_models.map((model) => ({ ...model, is_preferred: false })),
+  };
+  const list = overrides.searches ?? [];
+  const desktop: DesktopHost = {
+    searches: {
+      list: vi.fn(() => ok(list)),
+      get: vi.fn(() => ok(localSearch)),
+      create: vi.fn(() =>
+        Promise.resolve<IpcResult<Search>>({
+          ok: false,
+          error: { reason: FREE_LIMIT_REASON, message: FREE_LIMIT_MESSAGE },
+        }),
+      ),
+      update: vi.fn(() => ok(localSearch)),
+      remove: vi.fn(() => ok(null)),
+      inventory: vi.fn(() => ok(inventory)),
+      history: vi.fn(() =>
+        ok({ days: 7, events: [], daily: [], last_checked_at: null, is_stale: false }),
+      ),
+    },
+    catalog: {
+      products: vi.fn(() => ok(products)),
+      stores: vi.fn(() => ok(stores)),
+      countries: vi.fn(() => ok([])),
+    },
+    watch: {
+      status: vi.fn(() => ok(overrides.status ?? idleStatus)),
+      checkNow: vi.fn(() => ok(idleStatus)),
+      setPaused: vi.fn(() => ok(idleStatus)),
+    },
+    settings: {
+      get: vi.fn(() => ok(DEFAULT_DESKTOP_SETTINGS)),
+      update: vi.fn((patch) => ok({ ...DEFAULT_DESKTOP_SETTINGS, ...patch })),
+    },
+    takeNotices: vi.fn(() =>
+      ok([{ id: 'reset', level: 'warning' as const, message: 'Saved data was reset.' }]),
+    ),
+    onNavigate: vi.fn(() => () => undefined),
+    onWatchChanged: vi.fn(() => () => undefined),
+  };
+  const host: HostBridge = {
+    kind: 'desktop',
+    openExternal: vi.fn(() => Promise.resolve()),
+    showNotification: vi.fn(() => Promise.resolve()),
+    desktop,
+  };
+  return { host, desktop, localSearch };
+}
+
+const signedOut = () => createFakeAuth({ isAuthenticated: false, user: null });
+
+describe('the shared screens inside the macOS app', () => {
+  it('opens on My Searches signed out, with the watch status and kept notices', async () => {
+    const { host, desktop } = createFakeDesktop();
+    renderWithApp(appRoutes, { host, auth: signedOut() });
+    expect(await screen.findByText('Add a search!')).toBeTruthy();
+    expect(await screen.findByText('Saved data was reset.')).toBeTruthy();
+    expect(await screen.findByText('Last checked 2 minutes ago')).toBeTruthy();
+    expect(screen.getByText('Next check in 3 minutes')).toBeTruthy();
+    expect(desktop.searches.list).toHaveBeenCalled();
+    // The app is the download: no marketing links, its own settings instead.
+    expect(screen.queryByRole('link', { name: 'Pricing' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Download for macOS' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Settings' })).toBeTruthy();
+  });
+
+  it('shows failing checks as a visible warning', async () => {
+    const { host } = createFakeDesktop({
+      status: { ...idleStatus, is_failing: true, failure_message: 'Apple refused the request' },
+    });
+    renderWithApp(appRoutes, { host, auth: signedOut() });
+    expect(await screen.findByText(/Checks are failing: Apple refused the request/)).toBeTruthy();
+  });
+
+  it('refuses a second free search with the message and a Login button', async () => {
+    const { host } = createFakeDesktop();
+    const auth = signedOut();
+    renderWithApp(appRoutes, { host, auth });
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Create new search' }))[0]);
+    const product = await screen.findByLabelText('Select a product');
+    fireEvent.keyDown(product, { key: 'ArrowDown' });
+    fireEvent.click(await screen.findByText('iPhone 16 Pro'));
+    const store = screen.getByLabelText('Select a store');
+    fireEvent.keyDown(store, { key: 'ArrowDown' });
+    fireEvent.click(await screen.findByText('Union Square | San Francisco, CA'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create search' }));
+    expect(await screen.findByText(`Error: ${FREE_LIMIT_REASON}`)).toBeTruthy();
+    expect(screen.getByText(FREE_LIMIT_MESSAGE)).toBeTruthy();
+    // The navbar has a Login button too; the dialog's is the last one.
+    fireEvent.click(screen.getAllByRole('button', { name: 'Login' }).at(-1)!);
+    await waitFor(() => expect(auth.login).toHaveBeenCalledWith('/'));
+  });
+
+  it('shows a local search with Mac notifications instead of email and text switches', async () => {
+    const { host, localSearch } = createFakeDesktop();
+    renderWithApp(appRoutes, {
+      host,
+      auth: signedOut(),
+      path: `/search/${localSearch.search_id}`,
+    });
+    expect(await screen.findByText(MAC_ALERTS_NOTE)).toBeTruthy();
+    expect(screen.getByText(PREFERRED_MODEL_HINT)).toBeTruthy();
+    expect(screen.queryByLabelText('Send email updates')).toBeNull();
+    expect(screen.queryByLabelText('Send text updates')).toBeNull();
+  });
+
+  it('saves each settings change at once', async () => {
+    const { host, desktop } = createFakeDesktop();
+    renderWithApp(appRoutes, { host, auth: signedOut(), path: '/settings' });
+    const interval = await screen.findByLabelText('Check for stock every');
+    expect((interval as HTMLSelectElement).value).toBe('5');
+    fireEvent.change(interval, { target: { value: '1' } });
+    await waitFor(() =>
+      expect(desktop.settings.update).toHaveBeenCalledWith({ check_interval_minutes: 1 }),
+    );
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('Open Shelfwatch when I log in to this Mac'));
+    await waitFor(() =>
+      expect(desktop.settings.update).toHaveBeenCalledWith({ launch_at_login: true }),
+    );
+    const distance = screen.getByLabelText('Nearby stores: only within N miles');
+    fireEvent.change(distance, { target: { value: '0' } });
+    fireEvent.blur(distance);
+    expect(await screen.findByText(/Enter a distance from 0.5 to 500 miles/)).toBeTruthy();
+  });
+
+  it('has no settings screen on the website', async () => {
+    renderWithApp(appRoutes, { path: '/settings' });
+    expect(await screen.findByText('Page not found')).toBeTruthy();
+  });
+});
