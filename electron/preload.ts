@@ -59,6 +59,13 @@ const bridge = {
       get: () => invoke(CH.settingsGet),
       update: (patch) => invoke(CH.settingsUpdate, patch),
     },
+    auth: {
+      status: () => invoke(CH.authStatus),
+      login: () => invoke(CH.authLogin),
+      cancelLogin: () => invoke(CH.authCancel),
+      logout: () => invoke(CH.authLogout),
+    },
+    api: { request: (request) => invoke(CH.apiRequest, request) },
     takeNotices: () => invoke(CH.noticesTake),
     onNavigate: (listener) =>
       subscribe(IPC_EVENT_CHANNELS.navigate, (payload) => {
@@ -69,6 +76,7 @@ const bridge = {
         }
       }),
     onWatchChanged: (listener) => subscribe(IPC_EVENT_CHANNELS.watchChanged, () => listener()),
+    onAuthChanged: (listener) => subscribe(IPC_EVENT_CHANNELS.authChanged, () => listener()),
   },
 } satisfies HostBridge;
 

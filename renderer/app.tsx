@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import type { AppConfig } from '#shared/api/app-config.ts';
 import { ApiContext, createApiClients } from './api/api-client.ts';
+import { createBridgeAdapter } from './api/bridge-adapter.ts';
 import { createQueryClient } from './api/query-client.ts';
 import { useAuth } from './auth/auth-context.tsx';
 import { AuthProvider } from './auth/auth-provider.tsx';
@@ -10,16 +11,22 @@ import { DesktopAuthProvider } from './auth/desktop-auth-provider.tsx';
 import { AppConfigContext } from './boot/app-config-context.tsx';
 import { readDesktopBridge } from './host/desktop-bridge.ts';
 import { DesktopEvents } from './host/desktop-events.tsx';
-import { HostContext } from './host/host-context.tsx';
+import { HostContext, useHost } from './host/host-context.tsx';
 import { createWebBridge } from './host/web-bridge.ts';
 import { createAppRouter } from './router.tsx';
 
-/** API clients bound to the signed-in user's token. */
+/** API clients bound to the signed-in user's token (in the app: to its main process). */
 function ApiProvider({ apiBaseUrl, children }: { apiBaseUrl: string; children: React.ReactNode }) {
   const { getAccessToken } = useAuth();
+  const host = useHost();
   const clients = useMemo(
-    () => createApiClients(apiBaseUrl, getAccessToken),
-    [apiBaseUrl, getAccessToken],
+    () =>
+      createApiClients(
+        apiBaseUrl,
+        getAccessToken,
+        host.desktop === undefined ? undefined : createBridgeAdapter(host.desktop),
+      ),
+    [apiBaseUrl, getAccessToken, host],
   );
   return <ApiContext.Provider value={clients}>{children}</ApiContext.Provider>;
 }
@@ -51,7 +58,7 @@ export function App({ config }: { config: AppConfig }) {
         {host.desktop === undefined ? (
           <AuthProvider config={config}>{routes}</AuthProvider>
         ) : (
-          <DesktopAuthProvider>{routes}</DesktopAuthProvider>
+          <DesktopAuthProvider desktop={host.desktop}>{routes}</DesktopAuthProvider>
         )}
       </HostContext.Provider>
     </AppConfigContext.Provider>

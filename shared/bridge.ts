@@ -2,8 +2,9 @@ import type { Country, Product, Store } from '#shared/api/catalog.ts';
 import type { SearchInventory } from '#shared/api/inventory.ts';
 import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
 import type { SearchHistory } from '#shared/api/watch.ts';
-import type { IpcResult } from '#shared/desktop/ipc-contract.ts';
+import type { ApiRequest, ApiResponse, IpcResult } from '#shared/desktop/ipc-contract.ts';
 import type {
+  DesktopAuthStatus,
   DesktopNotice,
   DesktopSettings,
   DesktopSettingsPatch,
@@ -39,12 +40,24 @@ export type DesktopHost = {
     get: () => Promise<IpcResult<DesktopSettings>>;
     update: (patch: DesktopSettingsPatch) => Promise<IpcResult<DesktopSettings>>;
   };
+  /** Login in the system browser; tokens stay in the main process. */
+  auth: {
+    status: () => Promise<IpcResult<DesktopAuthStatus>>;
+    /** Opens the browser and answers when the login finished, failed or was cancelled. */
+    login: () => Promise<IpcResult<DesktopAuthStatus>>;
+    cancelLogin: () => Promise<IpcResult<null>>;
+    logout: () => Promise<IpcResult<DesktopAuthStatus>>;
+  };
+  /** Calls the Shelfwatch API as the signed-in user, through the main process. */
+  api: { request: (request: ApiRequest) => Promise<IpcResult<ApiResponse>> };
   /** Notices kept for the user (each is answered once). */
   takeNotices: () => Promise<IpcResult<DesktopNotice[]>>;
   /** Calls back with an in-app path when the main process wants one shown; returns an unsubscribe. */
   onNavigate: (listener: (path: string) => void) => () => void;
   /** Calls back when local searches, inventory or the watch status changed; returns an unsubscribe. */
   onWatchChanged: (listener: () => void) => () => void;
+  /** Calls back when the user logged in or out; returns an unsubscribe. */
+  onAuthChanged: (listener: () => void) => () => void;
 };
 
 /**

@@ -1,4 +1,4 @@
-import axios, { isAxiosError, type AxiosInstance } from 'axios';
+import axios, { isAxiosError, type AxiosAdapter, type AxiosInstance } from 'axios';
 import { createContext, useContext } from 'react';
 import { UnexpectedRequestError } from './api-errors.ts';
 
@@ -18,19 +18,25 @@ function rejectRequest(error: unknown): Promise<never> {
   return Promise.reject(new UnexpectedRequestError(error));
 }
 
-/** Builds the /v2 clients: no timeout, success for 200 to 299 (axios defaults, per spec). */
+/**
+ * Builds the /v2 clients: no timeout, success for 200 to 299 (axios defaults, per spec). With
+ * an adapter (the macOS app's bridge), requests go through it and its host adds the token.
+ */
 export function createApiClients(
   apiBaseUrl: string,
   getAccessToken: () => Promise<string>,
+  adapter?: AxiosAdapter,
 ): ApiClients {
   const baseURL = `${apiBaseUrl.replace(/\/$/, '')}/v2`;
   const headers = { Accept: 'application/json' };
-  const publicApi = axios.create({ baseURL, headers });
-  const privateApi = axios.create({ baseURL, headers });
-  privateApi.interceptors.request.use(async (request) => {
-    request.headers.set('Authorization', `Bearer ${await getAccessToken()}`);
-    return request;
-  });
+  const publicApi = axios.create({ baseURL, headers, adapter });
+  const privateApi = axios.create({ baseURL, headers, adapter });
+  if (adapter === undefined) {
+    privateApi.interceptors.request.use(async (request) => {
+      request.headers.set('Authorization', `Bearer ${await getAccessToken()}`);
+      return request;
+    });
+  }
   publicApi.interceptors.response.use(undefined, rejectRequest);
   privateApi.interceptors.response.use(undefined, rejectRequest);
   return { publicApi, privateApi };

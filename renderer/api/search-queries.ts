@@ -74,3 +74,13 @@ export function useDeleteSearch() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.mySearches }),
   });
 }
+
+/** Whether a search is kept on this Mac (the app's own) rather than in the account. */
+export function useIsLocalSearch(searchId: string) {
+  const source = useSearchSource();
+  return useQuery({
+    queryKey: ['searchIsLocal', searchId],
+    queryFn: () => source.isLocal(searchId),
+    staleTime: Infinity,
+  });
+}

@@ -4,7 +4,9 @@ import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
 import type { SearchHistory } from '#shared/api/watch.ts';
 import type { DesktopHost } from '#shared/bridge.ts';
 import { useHost } from '../host/host-context.tsx';
+import { useAuth } from '../auth/auth-context.tsx';
 import { useApi, type ApiClients } from './api-client.ts';
+import { readErrorStatus } from './api-errors.ts';
 import { unwrapHostResult } from './host-errors.ts';
 
 /**
@@ -19,6 +21,8 @@ export type SearchSource = {
   remove: (searchId: string) => Promise<void>;
   inventory: (searchId: string) => Promise<SearchInventory>;
   history: (searchId: string, days: number) => Promise<SearchHistory>;
+  /** True for a search kept on this Mac (alerts natively), false for an account's search. */
+  isLocal: (searchId: string) => Promise<boolean>;
 };
 
 /** The account's searches over the API. */
@@ -38,11 +42,12 @@ function createApiSearchSource({ privateApi }: ApiClients): SearchSource {
       (await privateApi.get<SearchInventory>(`${path(searchId)}/inventory`)).data,
     history: async (searchId, days) =>
       (await privateApi.get<SearchHistory>(`${path(searchId)}/history`, { params: { days } })).data,
+    isLocal: () => Promise.resolve(false),
   };
 }
 
 /** The Mac's local searches through the app's bridge. */
-function createDesktopSearchSource(desktop: DesktopHost): SearchSource {
+function createLocalSearchSource(desktop: DesktopHost): SearchSource {
   return {
     list: () => unwrapHostResult(desktop.searches.list()),
     get: (searchId) => unwrapHostResult(desktop.searches.get(searchId)),
@@ -53,6 +58,44 @@ function createDesktopSearchSource(desktop: DesktopHost): SearchSource {
     },
     inventory: (searchId) => unwrapHostResult(desktop.searches.inventory(searchId)),
     history: (searchId, days) => unwrapHostResult(desktop.searches.history(searchId, days)),
+    isLocal: async (searchId) => {
+      const result = await desktop.searches.get(searchId);
+      return result.ok || result.error.reason !== 'not_found';
+    },
+  };
+}
+
+/**
+ * The app's searches: the ones on this Mac and, after login, the account's (paid plans)
+ * beside them. New searches are made on the Mac. An account list that fails (no paid plan:
+ * 403, or offline) leaves the local ones on screen without an error.
+ */
+function createDesktopSearchSource(
+  desktop: DesktopHost,
+  account: SearchSource,
+  isSignedIn: boolean,
+): SearchSource {
+  const local = createLocalSearchSource(desktop);
+  const pick = async (searchId: string) => ((await local.isLocal(searchId)) ? local : account);
+  return {
+    list: async () => {
+      const mine = await local.list();
+      if (!isSignedIn) return mine;
+      try {
+        return [...mine, ...(await account.list())];
+      } catch (error) {
+        if (readErrorStatus(error) !== 403)
+          console.error('Account searches could not be read', error);
+        return mine;
+      }
+    },
+    get: async (searchId) => (await pick(searchId)).get(searchId),
+    create: (newSearch) => local.create(newSearch),
+    update: async (searchId, update) => (await pick(searchId)).update(searchId, update),
+    remove: async (searchId) => (await pick(searchId)).remove(searchId),
+    inventory: async (searchId) => (await pick(searchId)).inventory(searchId),
+    history: async (searchId, days) => (await pick(searchId)).history(searchId, days),
+    isLocal: (searchId) => local.isLocal(searchId),
   };
 }
 
@@ -60,11 +103,12 @@ function createDesktopSearchSource(desktop: DesktopHost): SearchSource {
 export function useSearchSource(): SearchSource {
   const host = useHost();
   const api = useApi();
+  const { isAuthenticated } = useAuth();
   return useMemo(
     () =>
       host.desktop === undefined
         ? createApiSearchSource(api)
-        : createDesktopSearchSource(host.desktop),
-    [host, api],
+        : createDesktopSearchSource(host.desktop, createApiSearchSource(api), isAuthenticated),
+    [host, api, isAuthenticated],
   );
 }

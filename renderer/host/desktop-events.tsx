@@ -16,6 +16,11 @@ export function DesktopEvents({
 }) {
   const queryClient = useQueryClient();
   useEffect(() => desktop.onNavigate(navigate), [desktop, navigate]);
+  // Another account (or none) sees other searches: drop everything cached for the last one.
+  useEffect(
+    () => desktop.onAuthChanged(() => void queryClient.invalidateQueries()),
+    [desktop, queryClient],
+  );
   useEffect(
     () =>
       desktop.onWatchChanged(() => {

@@ -11,7 +11,13 @@ import { formatSearchLocation } from '#shared/domain/store-labels.ts';
 import { useMyAccount } from '../api/account-queries.ts';
 import { readErrorStatus } from '../api/api-errors.ts';
 import { useProducts, useStores } from '../api/catalog-queries.ts';
-import { useSearch, useSearchInventory, useUpdateSearch } from '../api/search-queries.ts';
+import {
+  useIsLocalSearch,
+  useSearch,
+  useSearchInventory,
+  useUpdateSearch,
+} from '../api/search-queries.ts';
+import { useAuth } from '../auth/auth-context.tsx';
 import { useSearchHistory, useWatchStatus } from '../api/watch-queries.ts';
 import { BrowserNotificationsSwitch } from '../components/browser-notifications-switch.tsx';
 import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
@@ -96,9 +102,10 @@ function SearchDetail({ search }: { search: Search }) {
   // A failed status request says nothing about the checks: only a "delayed" answer warns.
   const watchStatus = useWatchStatus();
   const host = useHost();
-  // Searches in the app live on the Mac: there is no account to read text permissions from.
-  const isLocal = host.kind === 'desktop';
-  const account = useMyAccount(!isLocal);
+  const auth = useAuth();
+  // A search kept on the Mac alerts natively; an account's search by email and text.
+  const isLocal = useIsLocalSearch(search.search_id).data ?? host.kind === 'desktop';
+  const account = useMyAccount(!isLocal && auth.isAuthenticated);
   const products = useProducts();
   const stores = useStores();
   const update = useUpdateSearch(search.search_id);

@@ -27,6 +27,11 @@ export const IPC_INVOKE_CHANNELS = {
   noticesTake: 'notices:take',
   shellOpenExternal: 'shell:open-external',
   notificationsShow: 'notifications:show',
+  authStatus: 'auth:status',
+  authLogin: 'auth:login',
+  authCancel: 'auth:cancel',
+  authLogout: 'auth:logout',
+  apiRequest: 'api:request',
 } as const;
 
 /** Event channels (main -> renderer, no answer). */
@@ -35,12 +40,35 @@ export const IPC_EVENT_CHANNELS = {
   navigate: 'app:navigate',
   /** Local searches, inventory or the watch status changed: payload none. */
   watchChanged: 'watch:changed',
+  /** The user logged in or out: payload none. */
+  authChanged: 'auth:changed',
 } as const;
 
 /** A request channel name. */
 export type IpcInvokeChannel = (typeof IPC_INVOKE_CHANNELS)[keyof typeof IPC_INVOKE_CHANNELS];
 /** An event channel name. */
 export type IpcEventChannel = (typeof IPC_EVENT_CHANNELS)[keyof typeof IPC_EVENT_CHANNELS];
+
+/**
+ * An API call the window asks the main process to make with the signed-in user's token (the
+ * token never reaches the window). Only the product's own /v2 resources may be named.
+ */
+export const apiRequestSchema = z.object({
+  method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']),
+  path: z
+    .string()
+    .max(300)
+    .regex(
+      /^\/(account|searches|notifications|inventory|products|stores|countries|status)(\/[A-Za-z0-9_-]+)*$/,
+      'must be a /v2 resource path such as /searches/my_searches',
+    ),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  body: z.unknown().optional(),
+});
+/** An API call through the main process. */
+export type ApiRequest = z.infer<typeof apiRequestSchema>;
+/** Its answer: the HTTP status and the parsed JSON body. */
+export type ApiResponse = { status: number; body: unknown };
 
 const searchIdSchema = z.object({ id: z.string().uuid({ message: 'Not a search id' }) });
 const emptySchema = z.undefined().or(z.object({}).strict());
@@ -72,6 +100,11 @@ export const IPC_REQUEST_SCHEMAS = {
     body: z.string().max(1000),
     searchId: z.string().uuid().optional(),
   }),
+  'auth:status': emptySchema,
+  'auth:login': emptySchema,
+  'auth:cancel': emptySchema,
+  'auth:logout': emptySchema,
+  'api:request': apiRequestSchema,
 } satisfies Record<IpcInvokeChannel, z.ZodType>;
 
 /** The parsed payload of a request channel. */

@@ -104,3 +104,13 @@ export const desktopNoticeSchema = z.object({
 });
 /** A notice for the user. */
 export type DesktopNotice = z.infer<typeof desktopNoticeSchema>;
+
+/** Whether the app is signed in to a Shelfwatch account. */
+export const desktopAuthStatusSchema = z.object({
+  is_signed_in: z.boolean(),
+  email: z.string().nullable(),
+  /** True while a login in the browser is waiting for the user. */
+  is_login_in_flight: z.boolean(),
+});
+/** The app's login state. */
+export type DesktopAuthStatus = z.infer<typeof desktopAuthStatusSchema>;

@@ -10,7 +10,10 @@ import {
   FREE_LIMIT_REASON,
   type DesktopWatchStatus,
 } from '#shared/desktop/local-search.ts';
+import { createApiClients } from '#renderer/api/api-client.ts';
+import { createBridgeAdapter } from '#renderer/api/bridge-adapter.ts';
 import { MAC_ALERTS_NOTE, PREFERRED_MODEL_HINT } from '#renderer/components/search-settings.tsx';
+import { SEARCH_LIST_ERROR_TEXT } from '#renderer/routes/my-searches.tsx';
 import { appRoutes } from '#renderer/router.tsx';
 import { inventory, products, search, stores } from './fixtures.ts';
 import { createFakeAuth, renderWithApp } from './test-harness.tsx';
@@ -41,6 +44,8 @@ const idleStatus: DesktopWatchStatus = {
   cool_down_until: null,
   search_count: 1,
 };
+
+const authStatus = { is_signed_in: false, email: null, is_login_in_flight: false };
 
 /** A macOS app host over in-memory answers; every call is a spy. */
 function createFakeDesktop(overrides: { searches?: Search[]; status?: DesktopWatchStatus } = {}) {
@@ -82,11 +87,19 @@ function createFakeDesktop(overrides: { searches?: Search[]; status?: DesktopWat
       get: vi.fn(() => ok(DEFAULT_DESKTOP_SETTINGS)),
       update: vi.fn((patch) => ok({ ...DEFAULT_DESKTOP_SETTINGS, ...patch })),
     },
+    auth: {
+      status: vi.fn(() => ok(authStatus)),
+      login: vi.fn(() => ok({ ...authStatus, is_signed_in: true, email: 'pat@example.com' })),
+      cancelLogin: vi.fn(() => ok(null)),
+      logout: vi.fn(() => ok(authStatus)),
+    },
+    api: { request: vi.fn(() => ok({ status: 200, body: [] })) },
     takeNotices: vi.fn(() =>
       ok([{ id: 'reset', level: 'warning' as const, message: 'Saved data was reset.' }]),
     ),
     onNavigate: vi.fn(() => () => undefined),
     onWatchChanged: vi.fn(() => () => undefined),
+    onAuthChanged: vi.fn(() => () => undefined),
   };
   const host: HostBridge = {
     kind: 'desktop',
@@ -96,6 +109,16 @@ function createFakeDesktop(overrides: { searches?: Search[]; status?: DesktopWat
   };
   return { host, desktop, localSearch };
 }
+
+/** API clients that go through the app's main process, as App sets them up in the app. */
+const bridgeApi = (desktop: DesktopHost) => ({
+  clients: createApiClients(
+    'http://api.test',
+    () => Promise.reject(new Error('no token')),
+    createBridgeAdapter(desktop),
+  ),
+  calls: [],
+});
 
 const signedOut = () => createFakeAuth({ isAuthenticated: false, user: null });
 
@@ -172,6 +195,31 @@ describe('the shared screens inside the macOS app', () => {
     fireEvent.change(distance, { target: { value: '0' } });
     fireEvent.blur(distance);
     expect(await screen.findByText(/Enter a distance from 0.5 to 500 miles/)).toBeTruthy();
+  });
+
+  it('lists the account searches beside the local one after login, through the main process', async () => {
+    const { host, desktop, localSearch } = createFakeDesktop();
+    desktop.searches.list = vi.fn(() => ok([localSearch]));
+    const accountSearch = { ...search, search_id: 'acc-1', id: 'acc-1', store_name: 'Stanford' };
+    desktop.api.request = vi.fn(() => ok({ status: 200, body: [accountSearch] }));
+    renderWithApp(appRoutes, { host, auth: createFakeAuth(), api: bridgeApi(desktop) });
+    expect(await screen.findByText('Stanford')).toBeTruthy();
+    expect(screen.getByText('Union Square')).toBeTruthy();
+    expect(desktop.api.request).toHaveBeenCalledWith(
+      expect.objectContaining({ method: 'GET', path: '/searches/my_searches' }),
+    );
+  });
+
+  it('shows the local searches without an error when the account has no paid plan (403)', async () => {
+    const { host, desktop, localSearch } = createFakeDesktop();
+    desktop.searches.list = vi.fn(() => ok([localSearch]));
+    desktop.api.request = vi.fn(() =>
+      ok({ status: 403, body: { reason: 'subscription_required', message: 'Paid plan needed' } }),
+    );
+    renderWithApp(appRoutes, { host, auth: createFakeAuth(), api: bridgeApi(desktop) });
+    expect(await screen.findByText('Union Square')).toBeTruthy();
+    await waitFor(() => expect(desktop.api.request).toHaveBeenCalled());
+    expect(screen.queryByText(SEARCH_LIST_ERROR_TEXT)).toBeNull();
   });
 
   it('has no settings screen on the website', async () => {
