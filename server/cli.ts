@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { findUsersByEmail, updateUserPlan } from './db/repositories/users-repository.ts';
 import { importStoreDirectory, seedCatalog } from './services/catalog-service.ts';
 import { openDatabase } from './stack.ts';
+import { registerWatchCommands } from './terminal-watch/watch-command.ts';
 import { runWorker } from './watch/run-worker.ts';
 
 /** Apple's public store directory, the source of `catalog sync`. */
@@ -94,6 +95,7 @@ export function buildCli(): Command {
     )
     .action(() => runWorker(loadConfig()));
 
+  registerWatchCommands(program);
   return program;
 }
 

@@ -1,0 +1,7 @@
+// The local watch loop: searches kept on the user's machine (the macOS app, the terminal
+// watcher) polled directly from the upstream with the shared client, planner and rules.
+
+export * from './observe.ts';
+export * from './state.ts';
+export * from './views.ts';
+export * from './watcher.ts';

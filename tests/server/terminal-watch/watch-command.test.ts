@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
+import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
+import {
+  startUpstreamSimulator,
+  type RunningUpstreamSimulator,
+} from '#server/watch/simulator/index.ts';
+import { getFreePort } from '#tests/helpers/free-port.ts';
+
+const run = promisify(execFile);
+const CLI = path.resolve(import.meta.dirname, '..', '..', '..', 'bin', 'shelfwatch.js');
+const [MODEL] = createDesktopCatalog().listModels('iphone16pro', 'US');
+
+describe('shelfwatch watch (terminal watcher)', () => {
+  let simulator: RunningUpstreamSimulator;
+  let folder: string;
+  const shelfwatch = (...args: string[]) =>
+    run(process.execPath, [CLI, 'watch', ...args], {
+      env: { ...process.env, SHELFWATCH_WATCH_DIR: folder, UPSTREAM_BASE_URL: simulator.url },
+    });
+
+  beforeAll(async () => {
+    simulator = await startUpstreamSimulator({
+      port: await getFreePort(),
+      seed: 9,
+      stores: STORE_SEEDS,
+      models: PRODUCT_MODEL_SEEDS,
+      countries: COUNTRY_SEEDS,
+      now: Date.now,
+    });
+    folder = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-watch-'));
+  });
+
+  afterAll(async () => {
+    await simulator?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('adds and lists searches, refusing unknown stores with a clear message', async () => {
+    const added = await shelfwatch(
+      'add',
+      '--product',
+      'iphone16pro',
+      '--store',
+      'R095',
+      '--no-nearby',
+      '--prefer',
+      MODEL.part_number,
+    );
+    expect(added.stdout).toMatch(
+      /Added [0-9a-f-]{36}: iPhone 16 Pro at Fifth Avenue \(1 preferred models\)/,
+    );
+    const listed = await shelfwatch('list');
+    expect(listed.stdout).toContain('iPhone 16 Pro at Fifth Avenue (R095), this store only');
+    const refused = await shelfwatch('add', '--product', 'iphone16pro', '--store', 'R999').then(
+      () => null,
+      (error: { stderr: string }) => error,
+    );
+    expect(refused?.stderr).toContain('store_id: Unknown store');
+  });
+
+  it('prints the availability change once, then no alert on a run with no change', async () => {
+    const flip = await fetch(`${simulator.url}/_sim/stock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        store_id: 'R095',
+        part_number: MODEL.part_number,
+        status: 'available',
+      }),
+    });
+    expect(flip.status).toBe(200);
+    const first = await shelfwatch('run', '--once', '--no-notify');
+    expect(first.stdout).toMatch(/US:iphone16pro:R095\s+ok/);
+    expect(first.stdout).toContain(`IN STOCK  ${MODEL.display_name} at Fifth Avenue`);
+    const second = await shelfwatch('run', '--once', '--no-notify');
+    expect(second.stdout).toMatch(/US:iphone16pro:R095\s+ok/);
+    expect(second.stdout).not.toContain('IN STOCK');
+  });
+
+  it('prints JSON lines for piping', async () => {
+    const { stdout } = await shelfwatch('run', '--once', '--json', '--no-notify');
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line.type === 'check' || line.type === 'alert')).toBe(true);
+  });
+
+  it('sets an unreadable watch file aside instead of crashing', async () => {
+    await writeFile(path.join(folder, 'terminal-watch.json'), '{ not json');
+    const { stdout, stderr } = await shelfwatch('list');
+    expect(stderr).toContain('could not be read, so it started empty');
+    expect(stdout).toContain('No searches yet');
+  });
+});
