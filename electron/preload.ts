@@ -8,8 +8,8 @@ import {
   IPC_INVOKE_CHANNELS as CH,
   type IpcEventChannel,
   type IpcInvokeChannel,
-  type IpcResult,
-} from '#shared/desktop/ipc-contract.ts';
+} from '#shared/desktop/ipc-channels.ts';
+import type { IpcResult } from '#shared/desktop/ipc-contract.ts';
 
 /** Sends one request to the main process; the answer is always an IpcResult. */
 function invoke<T>(channel: IpcInvokeChannel, payload?: unknown): Promise<IpcResult<T>> {

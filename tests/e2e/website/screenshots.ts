@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '#tests/helpers/browser.ts';
+import { captureAppWindow } from '../desktop/app-screenshots.ts';
 import { startScriptStack } from './script-stack.ts';
 import { signIn } from './site-helpers.ts';
 
@@ -76,6 +77,10 @@ async function captureAll(): Promise<void> {
       await member.waitForTimeout(400);
       await member.screenshot({ path: path.join(OUT_DIR, `create-search-modal-${width}.png`) });
       console.log(`  screenshots/create-search-modal-${width}.png`);
+    }
+    console.log('macOS app window (desktop harness):');
+    for (const file of await captureAppWindow(browser, OUT_DIR)) {
+      console.log(`  ${path.relative(process.cwd(), file)}`);
     }
   } finally {
     await browser.close();

@@ -1,0 +1,88 @@
+import type { DesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
+import {
+  clampCheckIntervalMinutes,
+  desktopSettingsSchema,
+  type DesktopNotice,
+  type DesktopSettings,
+  type DesktopWatchStatus,
+} from '#shared/desktop/local-search.ts';
+import { DesktopError } from '#electron/ipc/desktop-error.ts';
+import type { IpcHandlers } from '#electron/ipc/ipc-router.ts';
+import type { AppNotification } from '#electron/notifications/alert-notifier.ts';
+import type { LocalSearchService } from '#electron/searches/local-search-service.ts';
+import type { AccountBridge } from './account-bridge.ts';
+
+/** What the IPC handlers call into; each part is built by desktop-app.ts. */
+export type DesktopHandlerDeps = {
+  searches: LocalSearchService;
+  catalog: DesktopCatalog;
+  watch: {
+    getStatus: () => DesktopWatchStatus;
+    checkNow: () => Promise<unknown>;
+    setPaused: (paused: boolean) => Promise<DesktopWatchStatus>;
+  };
+  settings: {
+    read: () => DesktopSettings;
+    write: (settings: DesktopSettings) => void;
+    applyLaunchAtLogin: (enabled: boolean) => void;
+  };
+  account: AccountBridge;
+  takeNotices: () => DesktopNotice[];
+  openExternal: (url: string) => Promise<boolean>;
+  showNotification: (notification: AppNotification) => void;
+};
+
+/** One handler per request channel; payloads arrive parsed by the IPC router. */
+export function createDesktopHandlers(deps: DesktopHandlerDeps): IpcHandlers {
+  const { searches, catalog, watch, settings } = deps;
+  return {
+    'searches:list': () => searches.list(),
+    'searches:get': ({ id }) => searches.get(id),
+    'searches:create': (input) => searches.create(input),
+    'searches:update': ({ id, update }) => searches.update(id, update),
+    'searches:remove': ({ id }) => searches.remove(id),
+    'searches:inventory': ({ id }) => searches.inventory(id),
+    'searches:history': ({ id, days }) => searches.history(id, days),
+    'catalog:products': () => catalog.listProducts(),
+    'catalog:stores': () => catalog.listStores(),
+    'catalog:countries': () => catalog.listCountries(),
+    'watch:status': () => watch.getStatus(),
+    'watch:check-now': async () => {
+      await watch.checkNow();
+      return watch.getStatus();
+    },
+    'watch:set-paused': ({ paused }) => watch.setPaused(paused),
+    'settings:get': () => settings.read(),
+    'settings:update': (patch) => {
+      const current = settings.read();
+      const next = desktopSettingsSchema.parse({
+        ...current,
+        ...patch,
+        check_interval_minutes: clampCheckIntervalMinutes(
+          patch.check_interval_minutes ?? current.check_interval_minutes,
+        ),
+      });
+      if (next.launch_at_login !== current.launch_at_login) {
+        settings.applyLaunchAtLogin(next.launch_at_login);
+      }
+      settings.write(next);
+      return next;
+    },
+    'notices:take': () => deps.takeNotices(),
+    'shell:open-external': async ({ url }) => {
+      if (!(await deps.openExternal(url))) {
+        throw new DesktopError('invalid_input', 'Only web addresses can be opened.', 'url');
+      }
+      return null;
+    },
+    'notifications:show': (notification) => {
+      deps.showNotification(notification);
+      return null;
+    },
+    'auth:status': () => deps.account.status(),
+    'auth:login': () => deps.account.login(),
+    'auth:cancel': () => deps.account.cancelLogin(),
+    'auth:logout': () => deps.account.logout(),
+    'api:request': (request) => deps.account.request(request),
+  };
+}
