@@ -31,6 +31,27 @@ const DAY = 24 * HOUR;
 // Auth0's defaults for rotating refresh tokens: 30 days absolute lifetime.
 const REFRESH_TOKEN_LIFETIME = 30 * DAY;
 
+/** Client id of the macOS app at the embedded provider (a native public client, RFC 8252). */
+export const DESKTOP_CLIENT_ID = 'shelfwatch-desktop';
+/**
+ * Where the app's loopback listener takes the code. oidc-provider accepts any port on a
+ * loopback redirect of a native client (RFC 8252 section 7.3), so the app picks a free one.
+ */
+export const DESKTOP_REDIRECT_URI = 'http://127.0.0.1/callback';
+
+/** The macOS app's registration: native, public, PKCE, refresh tokens like the website's. */
+export function buildDesktopClientMetadata(): ClientMetadata {
+  return {
+    client_id: DESKTOP_CLIENT_ID,
+    client_name: 'Shelfwatch for macOS',
+    application_type: 'native',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: [DESKTOP_REDIRECT_URI],
+  };
+}
+
 /** The static client registration of the website (and the desktop app's extra redirects). */
 export function buildClientMetadata(settings: ProviderSettings): ClientMetadata {
   const origins = settings.siteOrigins.map((origin) => origin.replace(/\/$/, ''));
@@ -62,7 +83,7 @@ export function buildProviderConfiguration(settings: ProviderSettings): Configur
   const siteHome = settings.siteOrigins[0];
   return {
     adapter: createPayloadAdapterFactory(db),
-    clients: [buildClientMetadata(settings)],
+    clients: [buildClientMetadata(settings), buildDesktopClientMetadata()],
     jwks: { keys: settings.signingKeys },
     cookies: { keys: settings.cookieKeys },
     routes: {

@@ -85,7 +85,11 @@ export async function startIdentityProvider(
     provider,
     db: options.db,
     logger,
-    redirectOrigins: formActionSources([...options.siteOrigins, ...extraRedirectUris]),
+    // The app's loopback listener has a port of its own choosing each time.
+    redirectOrigins: [
+      ...formActionSources([...options.siteOrigins, ...extraRedirectUris]),
+      'http://127.0.0.1:*',
+    ],
     siteHome: options.siteOrigins[0],
   });
   await app.register((scope: FastifyInstance) => passRequestsToProvider(scope, provider, logger));

@@ -187,7 +187,9 @@ export async function registerInteractionRoutes(
       const returnTo = await provider.interactionResult(
         request.raw,
         reply.raw,
-        { login: { accountId: account.id, amr: ['pwd'] } },
+        // Signing in on this page is the End-User interaction a native client's consent check
+        // asks for (RFC 8252 8.6); first-party grants are loaded by loadFirstPartyGrant.
+        { login: { accountId: account.id, amr: ['pwd'] }, consent: {} },
         { mergeWithLastSubmission: false },
       );
       return reply.header('cache-control', 'no-store').redirect(returnTo, 303);

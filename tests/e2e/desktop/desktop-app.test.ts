@@ -167,4 +167,27 @@ describe('the macOS app in the desktop harness', () => {
     await waitForCheckAfter(app, before);
     expect(app.events.filter(isNotification)).toHaveLength(1);
   });
+
+  it('pauses while the Mac sleeps and checks at once on wake', async () => {
+    await app.emitPower('suspend');
+    const paused = (await app.invoke('watch:status')) as { value: { state: string } };
+    expect(paused.value.state).toBe('paused');
+    const wokeAt = Date.now();
+    await app.emitPower('resume');
+    await waitForCheckAfter(app, wokeAt);
+  });
+
+  it('keeps the window on the app: navigation denied, web links to the browser, foreign frames refused', async () => {
+    const away = await app.tryNavigation('https://example.com/phish');
+    expect(away).toEqual({ isNavigationPrevented: true, windowOpen: { action: 'deny' } });
+    await app.waitForEvent(
+      (event): event is Extract<FakeElectronEvent, { type: 'open-external' }> =>
+        event.type === 'open-external' && event.url === 'https://example.com/phish',
+    );
+    const local = await app.tryNavigation('file:///etc/passwd');
+    expect(local.isNavigationPrevented).toBe(true);
+    expect(app.events).not.toContainEqual({ type: 'open-external', url: 'file:///etc/passwd' });
+    const foreign = await app.invoke('searches:list', undefined, 'https://example.com/');
+    expect(foreign).toMatchObject({ ok: false, error: { reason: 'forbidden_sender' } });
+  });
 });

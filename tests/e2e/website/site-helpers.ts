@@ -36,7 +36,7 @@ export async function signOut(page: Page, baseUrl: string): Promise<void> {
   await page.getByRole('button', { name: 'Account' }).click();
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.waitForURL(`${baseUrl}/`);
-  await page.getByRole('button', { name: 'Login' }).waitFor();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Login' }).waitFor();
 }
 
 /** Picks an option of a react-select with the keyboard: type to filter, then Enter. */

@@ -1,0 +1,211 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as oidc from 'openid-client';
+import { LoginError } from './login-error.ts';
+import { discoverProvider, type LoginSettings } from './provider.ts';
+
+/** What a completed login hands the app. */
+export type LoginTokens = {
+  accessToken: string;
+  accessTokenExpiresAt: number;
+  refreshToken: string;
+  idTokenClaims: { sub: string; email: string | null };
+};
+
+/** A login under way in the system browser. */
+export type LoopbackLogin = {
+  /** The authorization URL the browser was sent to. */
+  authorizeUrl: Promise<string>;
+  result: Promise<LoginTokens>;
+  cancel: () => void;
+};
+
+/** Five minutes, then the listener closes: a login left open in a tab is not kept waiting for. */
+export const LOGIN_TIMEOUT_MS = 5 * 60_000;
+
+const DEFAULT_SCOPE = 'openid profile email offline_access';
+
+/** Reads the tokens of a grant, refusing one without a refresh token (the app needs it). */
+export function readTokens(
+  tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers,
+  now: number,
+  previousRefreshToken?: string,
+): LoginTokens {
+  const claims = tokens.claims();
+  const refreshToken = tokens.refresh_token ?? previousRefreshToken;
+  if (refreshToken === undefined) {
+    throw new LoginError('exchange_failed', 'The login provider sent no refresh token.');
+  }
+  return {
+    accessToken: tokens.access_token,
+    accessTokenExpiresAt: now + (tokens.expiresIn() ?? 0) * 1000,
+    refreshToken,
+    idTokenClaims: {
+      sub: typeof claims?.sub === 'string' ? claims.sub : '',
+      email: typeof claims?.email === 'string' ? claims.email : null,
+    },
+  };
+}
+
+/** A small page for the browser tab once the app has the code (or why it does not). */
+function renderPage(response: ServerResponse, status: number, title: string, text: string): void {
+  response.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    'cache-control': 'no-store',
+  });
+  response.end(
+    `<!doctype html><meta charset="utf-8"><title>${title}</title>` +
+      `<body style="font-family:-apple-system,system-ui,sans-serif;text-align:center;padding:4rem">` +
+      `<h1 style="font-size:1.4rem">${title}</h1><p>${text}</p></body>`,
+  );
+}
+
+/**
+ * Logs in as RFC 8252 asks of native apps: authorization code with PKCE (S256) in the system
+ * browser, back to a one-use listener on 127.0.0.1 at a random port; state is checked and
+ * the code exchanged with openid-client. The listener closes when the code arrives, on
+ * cancel, or after the timeout.
+ */
+export function startLoopbackLogin(
+  settings: LoginSettings & {
+    openExternal: (url: string) => Promise<unknown>;
+    timeoutMs?: number;
+    scope?: string;
+    now?: () => number;
+  },
+): LoopbackLogin {
+  const now = settings.now ?? Date.now;
+  let settle: { resolve: (tokens: LoginTokens) => void; reject: (error: LoginError) => void };
+  const result = new Promise<LoginTokens>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  // Callers may look at the result later (after opening the browser): not an unhandled rejection.
+  result.catch(() => undefined);
+  let isDone = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const server = createServer();
+  const finish = (outcome: LoginTokens | LoginError) => {
+    if (isDone) return;
+    isDone = true;
+    clearTimeout(timer);
+    server.close();
+    server.closeAllConnections();
+    if (outcome instanceof LoginError) settle.reject(outcome);
+    else settle.resolve(outcome);
+  };
+
+  const authorizeUrl = (async () => {
+    let config: oidc.Configuration;
+    try {
+      config = await discoverProvider(settings);
+    } catch (error) {
+      throw new LoginError(
+        'unreachable',
+        `The login page could not be reached (${error instanceof Error ? error.message : String(error)}). Check your connection and try again.`,
+      );
+    }
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: settings.scope ?? DEFAULT_SCOPE,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      audience: settings.audience,
+      // Always the login page: a native client must not get a code from a browser session
+      // silently, since another local app could pose as it on a loopback port (RFC 8252 8.6).
+      prompt: 'login',
+    });
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      const callback = new URL(request.url ?? '/', redirectUri);
+      if (callback.pathname !== '/callback' || isDone) {
+        renderPage(response, 404, 'Nothing here', 'This login link was already used.');
+        return;
+      }
+      const error = callback.searchParams.get('error');
+      if (error !== null) {
+        renderPage(
+          response,
+          400,
+          'Login failed',
+          'You can close this tab and try again in Shelfwatch.',
+        );
+        const description = callback.searchParams.get('error_description') ?? error;
+        finish(
+          error === 'access_denied'
+            ? new LoginError('cancelled', 'Login was cancelled.')
+            : new LoginError('provider_error', `The login provider refused: ${description}`),
+        );
+        return;
+      }
+      if (callback.searchParams.get('state') !== state) {
+        renderPage(
+          response,
+          400,
+          'Login failed',
+          'This answer did not belong to the login Shelfwatch started.',
+        );
+        finish(
+          new LoginError(
+            'state_mismatch',
+            'The login answer did not match the login Shelfwatch started. Please try again.',
+          ),
+        );
+        return;
+      }
+      oidc
+        .authorizationCodeGrant(config, callback, {
+          pkceCodeVerifier: verifier,
+          expectedState: state,
+        })
+        .then((tokens) => {
+          renderPage(
+            response,
+            200,
+            "You're signed in to Shelfwatch",
+            'You can close this tab and go back to the app.',
+          );
+          finish(readTokens(tokens, now()));
+        })
+        .catch((failure: unknown) => {
+          renderPage(
+            response,
+            400,
+            'Login failed',
+            'You can close this tab and try again in Shelfwatch.',
+          );
+          finish(
+            new LoginError(
+              'exchange_failed',
+              `The login could not be completed (${failure instanceof Error ? failure.message : String(failure)}). Please try again.`,
+            ),
+          );
+        });
+    });
+    const timeoutMs = settings.timeoutMs ?? LOGIN_TIMEOUT_MS;
+    timer = setTimeout(
+      () =>
+        finish(
+          new LoginError(
+            'timeout',
+            `Login timed out after ${Math.round(timeoutMs / 60_000) || 1} minute${timeoutMs > 60_000 ? 's' : ''}. Please try again.`,
+          ),
+        ),
+      timeoutMs,
+    );
+    await settings.openExternal(url.href);
+    return url.href;
+  })();
+  authorizeUrl.catch((error: unknown) =>
+    finish(error instanceof LoginError ? error : new LoginError('unreachable', String(error))),
+  );
+  return {
+    authorizeUrl,
+    result,
+    cancel: () => finish(new LoginError('cancelled', 'Login was cancelled.')),
+  };
+}

@@ -1,0 +1,163 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import * as oidc from 'openid-client';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTokenVerifier } from '#server/plugins/auth/index.ts';
+import { createIdpAccount } from '#server/plugins/idp/index.ts';
+import { DESKTOP_CLIENT_ID } from '#server/plugins/idp/configuration.ts';
+import { createAuthSession } from '#electron/auth/auth-session.ts';
+import { LoginError } from '#electron/auth/login-error.ts';
+import { startLoopbackLogin, type LoginTokens } from '#electron/auth/loopback-login.ts';
+import { launchBrowser } from '#tests/helpers/browser.ts';
+import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
+import { startTestIdentityProvider, type TestIdentityProvider } from '#tests/helpers/tokens.ts';
+
+const EMAIL = 'mac@example.com';
+const PASSWORD = 'correct horse battery';
+
+/** A keychain stand-in that really transforms the bytes, so plain text on disk would show. */
+const fakeSafeStorage = {
+  isEncryptionAvailable: () => true,
+  encryptString: (text: string) =>
+    Buffer.from(Buffer.from(text, 'utf8').map((byte) => byte ^ 0x5a)),
+  decryptString: (bytes: Buffer) => Buffer.from(bytes.map((byte) => byte ^ 0x5a)).toString('utf8'),
+};
+
+describe('logging in to the macOS app in the system browser (PKCE, loopback)', () => {
+  let testDb: TestDatabase;
+  let idp: TestIdentityProvider;
+  let browser: Browser;
+  let folder: string;
+  const settings = () => ({
+    issuer: idp.issuer,
+    clientId: DESKTOP_CLIENT_ID,
+    audience: idp.audience,
+  });
+
+  /** Signs in on the provider's own login page, as the user would in their browser. */
+  const signInInBrowser = async (url: string) => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.getByLabel('Email address').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText("You're signed in to Shelfwatch").waitFor();
+    const callbackUrl = page.url();
+    await page.close();
+    return callbackUrl;
+  };
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    idp = await startTestIdentityProvider(testDb.db);
+    await createIdpAccount(testDb.db, { email: EMAIL, password: PASSWORD });
+    browser = await launchBrowser();
+    folder = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-login-'));
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await idp?.close();
+    await testDb?.drop();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('signs in, refreshes after expiry, keeps the refresh token encrypted and revokes it on logout', async () => {
+    let opened = '';
+    const login = startLoopbackLogin({
+      ...settings(),
+      openExternal: async (url) => {
+        opened = url;
+      },
+    });
+    const authorizeUrl = await login.authorizeUrl;
+    expect(opened).toBe(authorizeUrl);
+    const query = new URL(authorizeUrl).searchParams;
+    expect(query.get('code_challenge_method')).toBe('S256');
+    expect(query.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const callbackUrl = await signInInBrowser(authorizeUrl);
+    const tokens: LoginTokens = await login.result;
+    expect(tokens.idTokenClaims.email).toBe(EMAIL);
+    const verify = createTokenVerifier({ issuer: idp.issuer, audience: idp.audience });
+    await expect(verify(tokens.accessToken)).resolves.toBeTruthy();
+    // One use: the listener is gone once the code arrived.
+    await expect(fetch(callbackUrl)).rejects.toThrow();
+
+    let clock = Date.now();
+    const filePath = path.join(folder, 'login.bin');
+    const session = createAuthSession({
+      ...settings(),
+      safeStorage: fakeSafeStorage,
+      filePath,
+      now: () => clock,
+    });
+    await session.setTokens(tokens);
+    expect((await readFile(filePath)).toString('utf8')).not.toContain(tokens.refreshToken);
+    await expect(session.getAccessToken()).resolves.toBe(tokens.accessToken);
+
+    clock = tokens.accessTokenExpiresAt + 1_000;
+    const renewed = await session.getAccessToken();
+    expect(renewed).not.toBe(tokens.accessToken);
+
+    const restored = createAuthSession({ ...settings(), safeStorage: fakeSafeStorage, filePath });
+    await restored.restore();
+    expect(restored.getUser()?.email).toBe(EMAIL);
+    const current = JSON.parse(fakeSafeStorage.decryptString(await readFile(filePath))) as {
+      refreshToken: string;
+    };
+    expect(current.refreshToken).not.toBe(tokens.refreshToken);
+    await restored.logout();
+    expect(restored.isSignedIn()).toBe(false);
+    await expect(readFile(filePath)).rejects.toThrow();
+    const config = await oidc.discovery(
+      new URL(idp.issuer),
+      DESKTOP_CLIENT_ID,
+      undefined,
+      oidc.None(),
+      { execute: [oidc.allowInsecureRequests] },
+    );
+    // Revoked at logout: the provider no longer honours the token the app last held.
+    await expect(oidc.refreshTokenGrant(config, current.refreshToken)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('refuses an answer whose state does not match', async () => {
+    const login = startLoopbackLogin({ ...settings(), openExternal: async () => undefined });
+    const redirect = new URL(await login.authorizeUrl).searchParams.get('redirect_uri')!;
+    const answer = await fetch(`${redirect}?code=stolen&state=not-ours`);
+    expect(answer.status).toBe(400);
+    await expect(login.result).rejects.toMatchObject({ reason: 'state_mismatch' });
+  });
+
+  it('gives up after the timeout and on cancel, with messages a user can act on', async () => {
+    const slow = startLoopbackLogin({
+      ...settings(),
+      openExternal: async () => undefined,
+      timeoutMs: 300,
+    });
+    await expect(slow.result).rejects.toMatchObject({
+      reason: 'timeout',
+      message: expect.stringMatching(/timed out/),
+    });
+    const cancelled = startLoopbackLogin({ ...settings(), openExternal: async () => undefined });
+    await cancelled.authorizeUrl;
+    cancelled.cancel();
+    await expect(cancelled.result).rejects.toBeInstanceOf(LoginError);
+    await expect(cancelled.result).rejects.toMatchObject({
+      reason: 'cancelled',
+      message: 'Login was cancelled.',
+    });
+  });
+
+  it('says so when the login provider cannot be reached', async () => {
+    const login = startLoopbackLogin({
+      issuer: 'http://127.0.0.1:9/',
+      clientId: DESKTOP_CLIENT_ID,
+      audience: 'x',
+      openExternal: async () => undefined,
+    });
+    await expect(login.result).rejects.toMatchObject({ reason: 'unreachable' });
+  });
+});
