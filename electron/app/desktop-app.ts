@@ -10,6 +10,7 @@ import type {
   NativeImage,
   PowerMonitor,
   Protocol,
+  SafeStorage,
   Screen,
   Session,
   Shell,
@@ -47,14 +48,8 @@ import { buildMainWindowOptions } from '#electron/window/window-options.ts';
 import { restoreBounds, trackWindowBounds } from '#electron/window/window-state.ts';
 import { createAccountBridge } from './account-bridge.ts';
 import { createDesktopHandlers } from './desktop-handlers.ts';
-import { DesktopError } from '#electron/ipc/desktop-error.ts';
-
-const signedOutSession = {
-  isSignedIn: () => false,
-  getUser: () => null,
-  getAccessToken: () => Promise.reject(new Error('Not signed in')),
-  logout: () => Promise.resolve(),
-};
+import { createAuthSession } from '#electron/auth/auth-session.ts';
+import { createLoginSettingsResolver, startDesktopLogin } from './login-wiring.ts';
 
 /** The parts of Electron the app uses; main.ts passes the real module, tests a recording fake. */
 export type ElectronApi = {
@@ -88,6 +83,7 @@ export type ElectronApi = {
   powerMonitor: Pick<PowerMonitor, 'on'>;
   shell: Pick<Shell, 'openExternal'>;
   screen: Pick<Screen, 'getAllDisplays'>;
+  safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
 };
 
 /** Where the built app's files are and how it is configured. */
@@ -134,6 +130,14 @@ export async function startDesktopApp(
   const { store, notices: startNotices } = openAppStore({ cwd: app.getPath('userData') });
   const notices: DesktopNotice[] = [...startNotices];
   const catalog = createDesktopCatalog();
+  const loginSettings = createLoginSettingsResolver(config, options.fetch ?? fetch);
+  const session = createAuthSession({
+    settings: loginSettings,
+    safeStorage: electron.safeStorage,
+    filePath: path.join(app.getPath('userData'), 'login.bin'),
+    log,
+  });
+  await session.restore();
   let window: BrowserWindow | null = null;
   let isQuitting = false;
   let isUserPaused = false;
@@ -262,7 +266,8 @@ export async function startDesktopApp(
       },
     },
     catalog,
-    isUnlimited: () => false,
+    // "Unlimited searches after logging in" (the download page's promise).
+    isUnlimited: () => session.isSignedIn(),
     newId: randomUUID,
     now: Date.now,
     onChange: () => {
@@ -272,16 +277,14 @@ export async function startDesktopApp(
   });
 
   const account = createAccountBridge({
-    session: signedOutSession,
-    startLogin: () => ({
-      result: Promise.reject(
-        new DesktopError('login_unavailable', 'Logging in is not available yet.'),
-      ),
-      cancel: () => undefined,
-    }),
+    session,
+    startLogin: () => startDesktopLogin({ settings: loginSettings, session, openExternal }),
     apiBaseUrl: config.siteUrl,
     fetch: options.fetch ?? fetch,
-    onChange: () => sendToWindow(IPC_EVENT_CHANNELS.authChanged),
+    onChange: () => {
+      sendToWindow(IPC_EVENT_CHANNELS.authChanged);
+      sendToWindow(IPC_EVENT_CHANNELS.watchChanged);
+    },
     log,
   });
   const handlers = createDesktopHandlers({

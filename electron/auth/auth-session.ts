@@ -33,15 +33,15 @@ type StoredLogin = { refreshToken: string; user: SessionUser };
  * (safeStorage); where encryption is unavailable the app refuses to keep it rather than
  * store it in plain text (the user then logs in again next time).
  */
-export function createAuthSession(
-  deps: LoginSettings & {
-    safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
-    /** The encrypted file, e.g. <userData>/login.bin. */
-    filePath: string;
-    now?: () => number;
-    log?: (message: string, error?: unknown) => void;
-  },
-): AuthSession {
+export function createAuthSession(deps: {
+  /** Where to sign in; asked when the provider is first needed (it may come from the site). */
+  settings: () => Promise<LoginSettings>;
+  safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
+  /** The encrypted file, e.g. <userData>/login.bin. */
+  filePath: string;
+  now?: () => number;
+  log?: (message: string, error?: unknown) => void;
+}): AuthSession {
   const now = deps.now ?? Date.now;
   let stored: StoredLogin | null = null;
   let access: { token: string; expiresAt: number } | null = null;
@@ -79,9 +79,15 @@ export function createAuthSession(
   const renew = async (): Promise<string> => {
     const login = stored;
     if (login === null) throw new LoginError('expired', 'Please log in.');
-    const config = await discoverProvider(deps).catch((error: unknown) => {
-      throw new LoginError('unreachable', `Your account could not be reached (${String(error)}).`);
-    });
+    const config = await deps
+      .settings()
+      .then(discoverProvider)
+      .catch((error: unknown) => {
+        throw new LoginError(
+          'unreachable',
+          `Your account could not be reached (${String(error)}).`,
+        );
+      });
     try {
       const tokens = await oidc.refreshTokenGrant(config, login.refreshToken);
       // Rotation: the provider answers a new refresh token and the old one stops working.
@@ -122,7 +128,7 @@ export function createAuthSession(
       const login = stored;
       await forget();
       if (login === null) return;
-      const config = await discoverProvider(deps);
+      const config = await discoverProvider(await deps.settings());
       await oidc.tokenRevocation(config, login.refreshToken, { token_type_hint: 'refresh_token' });
     },
   };

@@ -212,6 +212,14 @@ export function createFakeElectron(transport: FakeTransport, options: { userData
       openPath: async () => '',
     },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1440, height: 900 } }] },
+    // The keychain stand-in transforms the bytes, so plain text on disk would show in tests.
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      encryptString: (text: string) =>
+        Buffer.from(Buffer.from(text, 'utf8').map((byte) => byte ^ 0x5a)),
+      decryptString: (bytes: Buffer) =>
+        Buffer.from(bytes.map((byte) => byte ^ 0x5a)).toString('utf8'),
+    },
     contextBridge: undefined,
     ipcRenderer: undefined,
   };

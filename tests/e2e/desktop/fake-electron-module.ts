@@ -37,6 +37,7 @@ export const {
   powerMonitor,
   shell,
   screen,
+  safeStorage,
   contextBridge,
   ipcRenderer,
 } = electron;

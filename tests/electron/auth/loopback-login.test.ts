@@ -87,7 +87,7 @@ describe('logging in to the macOS app in the system browser (PKCE, loopback)', (
     let clock = Date.now();
     const filePath = path.join(folder, 'login.bin');
     const session = createAuthSession({
-      ...settings(),
+      settings: async () => settings(),
       safeStorage: fakeSafeStorage,
       filePath,
       now: () => clock,
@@ -100,7 +100,7 @@ describe('logging in to the macOS app in the system browser (PKCE, loopback)', (
     const renewed = await session.getAccessToken();
     expect(renewed).not.toBe(tokens.accessToken);
 
-    const restored = createAuthSession({ ...settings(), safeStorage: fakeSafeStorage, filePath });
+    const restored = createAuthSession({ settings: async () => settings(), safeStorage: fakeSafeStorage, filePath });
     await restored.restore();
     expect(restored.getUser()?.email).toBe(EMAIL);
     const current = JSON.parse(fakeSafeStorage.decryptString(await readFile(filePath))) as {
