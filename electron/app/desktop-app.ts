@@ -290,7 +290,12 @@ export async function startDesktopApp(
   const handlers = createDesktopHandlers({
     searches,
     catalog,
-    watch: { getStatus: () => watcher.getStatus(), checkNow, setPaused },
+    watch: {
+      getStatus: () => watcher.getStatus(),
+      checkNow,
+      setPaused,
+      reschedule: () => watcher.reschedule(),
+    },
     settings: {
       read: () => store.get('settings'),
       write: (settings) => store.set('settings', settings),

@@ -20,6 +20,8 @@ export type DesktopHandlerDeps = {
     getStatus: () => DesktopWatchStatus;
     checkNow: () => Promise<unknown>;
     setPaused: (paused: boolean) => Promise<DesktopWatchStatus>;
+    /** The interval changed: plan the next check from the last one. */
+    reschedule: () => void;
   };
   settings: {
     read: () => DesktopSettings;
@@ -66,6 +68,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): IpcHandlers {
         settings.applyLaunchAtLogin(next.launch_at_login);
       }
       settings.write(next);
+      if (next.check_interval_minutes !== current.check_interval_minutes) watch.reschedule();
       return next;
     },
     'notices:take': () => deps.takeNotices(),

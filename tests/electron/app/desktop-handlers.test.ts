@@ -25,6 +25,7 @@ const status: DesktopWatchStatus = {
 function createHandlers(openExternal: (url: string) => Promise<boolean> = async () => true) {
   let settings: DesktopSettings = { ...DEFAULT_DESKTOP_SETTINGS };
   const applyLaunchAtLogin = vi.fn();
+  const reschedule = vi.fn();
   const handlers = createDesktopHandlers({
     searches: {} as LocalSearchService,
     catalog: createDesktopCatalog(),
@@ -32,6 +33,7 @@ function createHandlers(openExternal: (url: string) => Promise<boolean> = async 
       getStatus: () => status,
       checkNow: vi.fn(async () => undefined),
       setPaused: vi.fn(async () => status),
+      reschedule,
     },
     settings: {
       read: () => settings,
@@ -45,14 +47,15 @@ function createHandlers(openExternal: (url: string) => Promise<boolean> = async 
     openExternal,
     showNotification: vi.fn(),
   });
-  return { handlers, applyLaunchAtLogin, readSettings: () => settings };
+  return { handlers, applyLaunchAtLogin, reschedule, readSettings: () => settings };
 }
 
 describe('desktop IPC handlers', () => {
   it('merges a settings change and turns launch at login on only when it changed', async () => {
-    const { handlers, applyLaunchAtLogin, readSettings } = createHandlers();
+    const { handlers, applyLaunchAtLogin, reschedule, readSettings } = createHandlers();
     await handlers['settings:update']({ check_interval_minutes: 10 });
     expect(applyLaunchAtLogin).not.toHaveBeenCalled();
+    expect(reschedule).toHaveBeenCalledTimes(1);
     await handlers['settings:update']({ launch_at_login: true });
     expect(applyLaunchAtLogin).toHaveBeenCalledWith(true);
     expect(readSettings()).toEqual({
