@@ -34,6 +34,12 @@ export default defineConfig({
   publicDir: false,
   plugins: [
     react(),
+    // vite-plugin-electron merges these with its own defaults through Vite's mergeConfig,
+    // which concatenates arrays: a `lib.formats` given here would be added to the plugin's
+    // (['es'], from package.json "type": "module") and build the bundle twice, once per format,
+    // into the same file name. So main keeps the plugin's ES format, and the preload is not a
+    // lib build at all but a plain input with a CommonJS output (as the plugin's own preload
+    // preset in vite-plugin-electron/simple does).
     electron([
       {
         entry: path.join(rootDir, 'electron', 'main.ts'),
@@ -46,26 +52,24 @@ export default defineConfig({
             sourcemap: true,
             lib: {
               entry: path.join(rootDir, 'electron', 'main.ts'),
-              formats: ['es'],
               fileName: () => 'main.js',
             },
           },
         },
       },
       {
-        entry: path.join(rootDir, 'electron', 'preload.ts'),
         vite: {
           root: rootDir,
           build: {
             outDir,
             emptyOutDir: false,
             target: 'chrome130',
-            lib: {
-              entry: path.join(rootDir, 'electron', 'preload.ts'),
-              formats: ['cjs'],
-              fileName: () => 'preload.cjs',
+            rolldownOptions: {
+              input: path.join(rootDir, 'electron', 'preload.ts'),
+              // A sandboxed preload is one classic script: CommonJS, no chunks, only `electron`
+              // left to require (the plugin keeps `electron` and Node's builtins external).
+              output: { format: 'cjs', codeSplitting: false, entryFileNames: 'preload.cjs' },
             },
-            rolldownOptions: { output: { codeSplitting: false } },
           },
         },
       },

@@ -3,6 +3,8 @@
 // its own integrity-checked ASAR.
 const path = require('node:path');
 const { flipFuses, FuseVersion, FuseV1Options } = require('@electron/fuses');
+// electron-builder's own Arch enum: the afterPack context's `arch` is one of its values.
+const { Arch } = require('electron-builder');
 
 /** The fuse settings, also read by tests/build/packaging.test.ts. */
 const FUSE_SETTINGS = {
@@ -18,7 +20,7 @@ const FUSE_SETTINGS = {
 /** The Electron binary inside the packed app of an electron-builder afterPack context. */
 function findElectronBinary(context) {
   const productName = context.packager.appInfo.productFilename;
-  if (context.electronPlatformName === 'darwin' || context.electronPlatformName === 'mas') {
+  if (isMacContext(context)) {
     return path.join(context.appOutDir, `${productName}.app`, 'Contents', 'MacOS', productName);
   }
   return path.join(
@@ -27,14 +29,30 @@ function findElectronBinary(context) {
   );
 }
 
-/** Flips the fuses; on macOS the ad-hoc signature is reset so arm64 binaries still launch before signing. */
-async function applyFuses(context) {
-  const isMac = context.electronPlatformName === 'darwin' || context.electronPlatformName === 'mas';
-  await flipFuses(findElectronBinary(context), {
-    version: FuseVersion.V1,
-    resetAdHocDarwinSignature: isMac,
-    ...FUSE_SETTINGS,
-  });
+/** Whether the afterPack context packs for macOS (a Developer ID or a Mac App Store build). */
+function isMacContext(context) {
+  return context.electronPlatformName === 'darwin' || context.electronPlatformName === 'mas';
 }
 
-module.exports = { FUSE_SETTINGS, applyFuses, findElectronBinary };
+/**
+ * The full flipFuses options for one packed app. Flipping fuses edits the binary and so breaks
+ * its ad-hoc signature; arm64 (and universal) macOS refuses to run an unsigned binary, so the
+ * fuses docs require resetting that signature there. x64 does not need it, and electron-builder
+ * signs every Mac build properly afterwards anyway.
+ */
+function fuseConfigFor(context) {
+  const needsAdHocSignature =
+    isMacContext(context) && (context.arch === Arch.arm64 || context.arch === Arch.universal);
+  return {
+    version: FuseVersion.V1,
+    resetAdHocDarwinSignature: needsAdHocSignature,
+    ...FUSE_SETTINGS,
+  };
+}
+
+/** Flips the fuses on the binary electron-builder has just packed (before it signs the app). */
+async function applyFuses(context) {
+  await flipFuses(findElectronBinary(context), fuseConfigFor(context));
+}
+
+module.exports = { FUSE_SETTINGS, applyFuses, findElectronBinary, fuseConfigFor };

@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -11,6 +14,7 @@ type MacTarget = { target: string; arch: string[] };
 type BuilderConfig = {
   appId: string;
   afterPack: string;
+  beforeBuild: string;
   files: string[];
   mac: {
     minimumSystemVersion: string;
@@ -21,6 +25,22 @@ type BuilderConfig = {
     target: MacTarget[];
   };
 };
+
+/** The parts of electron-builder's afterPack context that build/fuses.cjs reads. */
+type PackContext = {
+  electronPlatformName: string;
+  arch: number;
+  appOutDir: string;
+  packager: { appInfo: { productFilename: string } };
+};
+type FusesModule = {
+  FUSE_SETTINGS: Record<number, boolean>;
+  applyFuses: (context: PackContext) => Promise<void>;
+  fuseConfigFor: (context: PackContext) => { resetAdHocDarwinSignature: boolean };
+};
+const fuses = require(path.join(rootDir, 'build', 'fuses.cjs')) as FusesModule;
+/** electron-builder's Arch enum values (builder-util): what afterPack's context.arch holds. */
+const { Arch } = require('electron-builder') as { Arch: Record<'x64' | 'arm64', number> };
 
 const config = parse(
   readFileSync(path.join(rootDir, 'electron-builder.yml'), 'utf8'),
@@ -64,13 +84,7 @@ describe('macOS packaging', () => {
   });
 
   it('flips the fuses of the security checklist', () => {
-    const { FUSE_SETTINGS } = require(path.join(rootDir, 'build', 'fuses.cjs')) as {
-      FUSE_SETTINGS: Record<number, boolean>;
-    };
-    const { FuseV1Options } = require('@electron/fuses') as {
-      FuseV1Options: Record<string, number>;
-    };
-    expect(FUSE_SETTINGS).toEqual({
+    expect(fuses.FUSE_SETTINGS).toEqual({
       [FuseV1Options.RunAsNode]: false,
       [FuseV1Options.EnableCookieEncryption]: true,
       [FuseV1Options.EnableNodeOptionsEnvironmentVariable]: false,
@@ -91,5 +105,69 @@ describe('macOS packaging', () => {
     ]);
     const keys = [...plist.matchAll(/<key>([^<]+)<\/key>/g)].map((match) => match[1]);
     expect(keys.filter((key) => /camera|microphone|audio-input/.test(key))).toEqual([]);
+  });
+  it('packs no node_modules: the bundles carry their dependencies', async () => {
+    // electron-builder would otherwise copy every production dependency (the API server's) into
+    // app.asar; a beforeBuild hook resolving to false turns that off.
+    expect(existsSync(path.join(rootDir, config.beforeBuild))).toBe(true);
+    const beforeBuild = require(path.join(rootDir, config.beforeBuild)) as () => Promise<boolean>;
+    await expect(beforeBuild()).resolves.toBe(false);
+    expect(config.files).toEqual(['dist/desktop/**', '!dist/desktop/**/*.map', 'package.json']);
+  });
+
+  it('flips the fuses on the packed binary electron-builder hands to afterPack', async () => {
+    // A stand-in Electron Framework with the real fuse wire layout (sentinel, version 1, length,
+    // one byte per fuse), where @electron/fuses looks for it inside a Mac app bundle.
+    const appOutDir = await mkdtemp(path.join(tmpdir(), 'shelfwatch-fuses-'));
+    try {
+      const app = path.join(appOutDir, 'Shelfwatch.app', 'Contents');
+      const framework = path.join(app, 'Frameworks', 'Electron Framework.framework');
+      await mkdir(path.join(app, 'MacOS'), { recursive: true });
+      await mkdir(framework, { recursive: true });
+      await writeFile(path.join(app, 'MacOS', 'Shelfwatch'), '');
+      const wire = Buffer.alloc(9, FuseState.ENABLE);
+      wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation] = FuseState.DISABLE;
+      wire[FuseV1Options.OnlyLoadAppFromAsar] = FuseState.DISABLE;
+      await writeFile(
+        path.join(framework, 'Electron Framework'),
+        Buffer.concat([
+          Buffer.alloc(64, 7),
+          Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'),
+          Buffer.from([1, wire.length]),
+          wire,
+          Buffer.alloc(64, 7),
+        ]),
+      );
+      // x64: no ad-hoc re-signing (that runs `codesign`, which only exists on a Mac).
+      await fuses.applyFuses({
+        electronPlatformName: 'darwin',
+        arch: Arch.x64,
+        appOutDir,
+        packager: { appInfo: { productFilename: 'Shelfwatch' } },
+      });
+      const flipped = (await getCurrentFuseWire(
+        path.join(app, 'MacOS', 'Shelfwatch'),
+      )) as unknown as Record<number, number>;
+      const state = (on: boolean) => (on ? FuseState.ENABLE : FuseState.DISABLE);
+      for (const [fuse, on] of Object.entries(fuses.FUSE_SETTINGS)) {
+        expect(flipped[Number(fuse)], FuseV1Options[Number(fuse)]).toBe(state(on));
+      }
+      // Fuses we do not set keep Electron's value.
+      expect(flipped[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]).toBe(FuseState.ENABLE);
+    } finally {
+      await rm(appOutDir, { recursive: true, force: true });
+    }
+  });
+
+  it('resets the ad-hoc signature after flipping fuses on arm64 Macs only', () => {
+    const context = (electronPlatformName: string, arch: number): PackContext => ({
+      electronPlatformName,
+      arch,
+      appOutDir: '/tmp',
+      packager: { appInfo: { productFilename: 'Shelfwatch' } },
+    });
+    expect(fuses.fuseConfigFor(context('darwin', Arch.arm64)).resetAdHocDarwinSignature).toBe(true);
+    expect(fuses.fuseConfigFor(context('darwin', Arch.x64)).resetAdHocDarwinSignature).toBe(false);
+    expect(fuses.fuseConfigFor(context('linux', Arch.arm64)).resetAdHocDarwinSignature).toBe(false);
   });
 });

@@ -27,6 +27,10 @@ describe('download page', () => {
       'disabled',
       true,
     );
-    expect(screen.getByRole('status').textContent).toContain('not published on this site yet');
+    const status = screen.getByRole('status').textContent;
+    expect(status).toContain('not published on this site yet');
+    // The names `npm run dist:mac` gives the files (electron-builder.yml artifactName).
+    expect(status).toContain('Shelfwatch-<version>-arm64.dmg');
+    expect(status).toContain('Shelfwatch-<version>-x64.dmg');
   });
 });
