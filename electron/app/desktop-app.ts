@@ -42,6 +42,14 @@ import {
 import { createLocalSearchService } from '#electron/searches/local-search-service.ts';
 import { openAppStore } from '#electron/store/app-store.ts';
 import { buildTrayMenu } from '#electron/tray/tray-menu.ts';
+import {
+  buildUpdateMenuItems,
+  createUpdateService,
+  formatUpdateNotification,
+  type UpdateFeed,
+  type UpdateService,
+  type UpdateState,
+} from '#electron/updates/update-service.ts';
 import { openExternalSafely } from '#electron/window/external-url.ts';
 import { denyPermissions, guardWebContents } from '#electron/window/navigation-guard.ts';
 import { buildMainWindowOptions } from '#electron/window/window-options.ts';
@@ -55,6 +63,7 @@ import { createLoginSettingsResolver, startDesktopLogin } from './login-wiring.t
 export type ElectronApi = {
   app: Pick<
     App,
+    | 'isPackaged'
     | 'requestSingleInstanceLock'
     | 'quit'
     | 'whenReady'
@@ -141,6 +150,8 @@ export async function startDesktopApp(
   let window: BrowserWindow | null = null;
   let isQuitting = false;
   let isUserPaused = false;
+  let updates: UpdateService | null = null;
+  let updateState: UpdateState = { status: 'disabled', version: null, message: null };
 
   const sendToWindow = (channel: string, payload?: unknown) => {
     if (window !== null && !window.isDestroyed()) window.webContents.send(channel, payload);
@@ -241,12 +252,17 @@ export async function startDesktopApp(
     return watcher.getStatus();
   };
   function updateTray() {
-    const menu = buildTrayMenu(watcher.getStatus(), Date.now(), {
-      open: showWindow,
-      checkNow: () => void checkNow(),
-      togglePause: () => void setPaused(!isUserPaused),
-      quit: () => app.quit(),
-    });
+    const menu = buildTrayMenu(
+      watcher.getStatus(),
+      Date.now(),
+      {
+        open: showWindow,
+        checkNow: () => void checkNow(),
+        togglePause: () => void setPaused(!isUserPaused),
+        quit: () => app.quit(),
+      },
+      { extraItems: buildUpdateMenuItems(updateState, () => updates?.restartToUpdate()) },
+    );
     tray.setToolTip(menu.tooltip);
     if (menu.title !== undefined) tray.setTitle(menu.title);
     tray.setContextMenu(electron.Menu.buildFromTemplate(menu.template));
@@ -347,10 +363,37 @@ export async function startDesktopApp(
   app.on('before-quit', () => {
     isQuitting = true;
     watcher.stop();
+    updates?.stop();
   });
+
+  // Updates: a feed given at run time, else the one electron-builder packed into the app.
+  const feed: UpdateFeed =
+    config.updateUrl !== null
+      ? { url: config.updateUrl }
+      : electron.app.isPackaged
+        ? 'packed'
+        : null;
+  if (feed !== null) {
+    const { autoUpdater } = (await import('electron-updater')).default;
+    updates = createUpdateService({
+      updater: autoUpdater,
+      feed,
+      isLoginInFlight: () => account.isLoginInFlight(),
+      setTimer,
+      log,
+      onStateChange: (state) => {
+        if (state.status === 'ready' && updateState.status !== 'ready') {
+          notifier.show(formatUpdateNotification(state));
+        }
+        updateState = state;
+        updateTray();
+      },
+    });
+  }
 
   window = createWindow('/');
   updateTray();
   watcher.start();
+  updates?.start();
   return { getWindow: () => window, showPath };
 }

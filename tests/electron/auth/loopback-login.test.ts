@@ -100,7 +100,11 @@ describe('logging in to the macOS app in the system browser (PKCE, loopback)', (
     const renewed = await session.getAccessToken();
     expect(renewed).not.toBe(tokens.accessToken);
 
-    const restored = createAuthSession({ settings: async () => settings(), safeStorage: fakeSafeStorage, filePath });
+    const restored = createAuthSession({
+      settings: async () => settings(),
+      safeStorage: fakeSafeStorage,
+      filePath,
+    });
     await restored.restore();
     expect(restored.getUser()?.email).toBe(EMAIL);
     const current = JSON.parse(fakeSafeStorage.decryptString(await readFile(filePath))) as {
