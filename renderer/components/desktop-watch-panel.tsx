@@ -1,21 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { DesktopHost } from '#shared/bridge.ts';
 import { describeWatchStatus } from '#shared/desktop/status-text.ts';
 import { unwrapHostResult } from '../api/host-errors.ts';
 import { useDesktopWatchStatus } from '../api/watch-queries.ts';
-
-/** Ticks every 30 s so relative times stay true. */
-function useNow(): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), 30_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
+import { useNow } from './use-now.ts';
 
 /**
  * My Searches in the app: notices the main process kept (e.g. saved data was unreadable and

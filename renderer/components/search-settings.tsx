@@ -1,21 +1,18 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import Form from 'react-bootstrap/Form';
 import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Tooltip from 'react-bootstrap/Tooltip';
 import Select from 'react-select';
 import type { Product, Store } from '#shared/api/catalog.ts';
 import type { Search } from '#shared/api/searches.ts';
-import {
-  isMissingPreferredModel,
-  parseMaxDistance,
-  type SettingChange,
-} from '#shared/domain/search-settings.ts';
+import { isMissingPreferredModel, type SettingChange } from '#shared/domain/search-settings.ts';
 import {
   SELECT_MENU_PROPS,
   filterStoreOption,
   toProductOptions,
   toStoreOptions,
 } from './select-options.ts';
+import { DistanceLimitField } from './distance-limit-field.tsx';
 
 /** Spec texts of the settings panel. */
 export const PREFERRED_MODEL_HINT =
@@ -53,25 +50,11 @@ export function SearchSettings({
   const isSaving = saveStatus === 'saving';
   const productOptions = useMemo(() => toProductOptions(products), [products]);
   const storeOptions = useMemo(() => toStoreOptions(stores), [stores]);
-  const [distanceText, setDistanceText] = useState(search.max_distance_miles?.toString() ?? '');
-  const [distanceError, setDistanceError] = useState<string | null>(null);
   const preferred = search.product_models
     .filter((model) => model.is_preferred)
     .map((model) => model.part_number);
   // A local search always notifies, so without a preferred model it would never say a word.
   const isHintShown = isLocal ? preferred.length === 0 : isMissingPreferredModel(search);
-
-  const commitDistance = () => {
-    const parsed = parseMaxDistance(distanceText);
-    if ('error' in parsed) {
-      setDistanceError(parsed.error);
-      return;
-    }
-    setDistanceError(null);
-    if (parsed.miles !== search.max_distance_miles) {
-      onChange({ kind: 'maxDistance', miles: parsed.miles });
-    }
-  };
 
   const flagSwitch = (field: Extract<SettingChange, { kind: 'flag' }>['field'], label: string) => (
     <Form.Check
@@ -122,26 +105,16 @@ export function SearchSettings({
       </Form.Group>
       {flagSwitch('include_nearby_store_results', 'Include nearby store results')}
       {search.include_nearby_store_results ? (
-        <Form.Group className="ms-4 my-2" controlId="setting-max-distance">
-          <Form.Label className="small mb-1">Only stores within N miles (optional)</Form.Label>
-          <Form.Control
-            type="number"
-            inputMode="decimal"
-            min={0.5}
-            max={500}
-            step={0.5}
-            size="sm"
-            style={{ maxWidth: 140 }}
-            placeholder="Any distance"
-            value={distanceText}
-            disabled={isSaving}
-            isInvalid={distanceError !== null}
-            onChange={(event) => setDistanceText(event.target.value)}
-            onBlur={commitDistance}
-            onKeyDown={(event) => event.key === 'Enter' && commitDistance()}
-          />
-          <Form.Control.Feedback type="invalid">{distanceError}</Form.Control.Feedback>
-        </Form.Group>
+        <DistanceLimitField
+          id="setting-max-distance"
+          className="ms-4 my-2"
+          labelClassName="small mb-1"
+          size="sm"
+          label="Only stores within N miles (optional)"
+          miles={search.max_distance_miles}
+          isDisabled={isSaving}
+          onCommit={(miles) => onChange({ kind: 'maxDistance', miles })}
+        />
       ) : null}
       {flagSwitch('show_results_only_for_preferred_models', 'Show only preferred models')}
       {isLocal ? (

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import {
@@ -7,8 +6,8 @@ import {
   type DesktopSettings,
   type DesktopSettingsPatch,
 } from '#shared/desktop/local-search.ts';
-import { parseMaxDistance } from '#shared/domain/search-settings.ts';
 import { useDesktopSettings, useSaveDesktopSettings } from '../api/desktop-settings-queries.ts';
+import { DistanceLimitField } from '../components/distance-limit-field.tsx';
 import { NotFoundMessage } from '../components/not-found-message.tsx';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
@@ -39,24 +38,8 @@ export function DesktopSettingsRoute() {
 /** The settings; each control saves at once and shows "Saving..." then "Saved". */
 function SettingsForm({ settings }: { settings: DesktopSettings }) {
   const save = useSaveDesktopSettings();
-  const [distanceText, setDistanceText] = useState(
-    settings.default_max_distance_miles?.toString() ?? '',
-  );
-  const [distanceError, setDistanceError] = useState<string | null>(null);
   const isSaving = save.isPending;
   const change = (patch: DesktopSettingsPatch) => save.mutate(patch);
-
-  const commitDistance = () => {
-    const parsed = parseMaxDistance(distanceText);
-    if ('error' in parsed) {
-      setDistanceError(parsed.error);
-      return;
-    }
-    setDistanceError(null);
-    if (parsed.miles !== settings.default_max_distance_miles) {
-      change({ default_max_distance_miles: parsed.miles });
-    }
-  };
 
   return (
     <Card className="mx-auto" style={{ maxWidth: 700 }}>
@@ -107,28 +90,15 @@ function SettingsForm({ settings }: { settings: DesktopSettings }) {
             disabled={isSaving}
             onChange={(event) => change({ launch_at_login: event.target.checked })}
           />
-          <Form.Group controlId="settings-distance">
-            <Form.Label>Nearby stores: only within N miles</Form.Label>
-            <Form.Control
-              type="number"
-              inputMode="decimal"
-              min={0.5}
-              max={500}
-              step={0.5}
-              style={{ maxWidth: 200 }}
-              placeholder="Any distance"
-              value={distanceText}
-              disabled={isSaving}
-              isInvalid={distanceError !== null}
-              onChange={(event) => setDistanceText(event.target.value)}
-              onBlur={commitDistance}
-              onKeyDown={(event) => event.key === 'Enter' && commitDistance()}
-            />
-            <Form.Control.Feedback type="invalid">{distanceError}</Form.Control.Feedback>
-            <Form.Text>
-              Applies to searches that include nearby stores and set no limit of their own.
-            </Form.Text>
-          </Form.Group>
+          <DistanceLimitField
+            id="settings-distance"
+            label="Nearby stores: only within N miles"
+            help="Applies to searches that include nearby stores and set no limit of their own."
+            miles={settings.default_max_distance_miles}
+            isDisabled={isSaving}
+            maxWidth={200}
+            onCommit={(miles) => change({ default_max_distance_miles: miles })}
+          />
         </Form>
       </Card.Body>
     </Card>

@@ -29,21 +29,12 @@ import { formatAge, latestTime } from '../components/restock-history-data.ts';
 import { SearchSettings, type SaveStatus } from '../components/search-settings.tsx';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
 import { useMediaQuery } from '../components/use-media-query.ts';
+import { useNow } from '../components/use-now.ts';
 import { usePageTitle } from '../components/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
 
 /** Shown while checks fail: stock on screen is the last seen, and alerts may come late. */
 export const DELAYED_WARNING = 'Checks are failing right now, so alerts may be delayed.';
-
-/** A clock that ticks every 30 s so "Last checked N minutes ago" stays true. */
-function useNow(): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), 30_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
 
 /** /search/{searchId} */
 export function SearchDetailRoute() {
