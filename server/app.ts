@@ -28,6 +28,8 @@ export type AppDependencies = {
   db: Db;
   verifyToken: VerifyToken;
   website: WebsiteConfig;
+  /** Without a fixed download link: the newest .dmg of the macOS update feed, if any. */
+  resolveMacDownloadUrl?: () => Promise<string | null>;
   /** Origins allowed to call the API from a browser besides the site itself. */
   corsOrigins: string[];
   /** Built SPA folder; when missing the API still runs and `/` explains how to build. */
@@ -76,11 +78,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authenticatePlugin, { db: deps.db, verifyToken: deps.verifyToken });
 
   await app.register(healthRoutes, { db: deps.db });
-  app.get(
-    '/app-config.json',
-    { schema: { response: { 200: appConfigSchema } } },
-    () => deps.website,
-  );
+  app.get('/app-config.json', { schema: { response: { 200: appConfigSchema } } }, async () => ({
+    ...deps.website,
+    macDownloadUrl: deps.website.macDownloadUrl ?? (await deps.resolveMacDownloadUrl?.()) ?? null,
+  }));
 
   await app.register(
     async (v2) => {

@@ -31,6 +31,7 @@ const environmentSchema = z.object({
   MAKER_NAME: z.string().default('Lantern Apps'),
   MAKER_URL: z.string().url().default('https://lanternapps.dev'),
   MACOS_DOWNLOAD_URL: optionalString,
+  SHELFWATCH_UPDATE_URL: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
   SIMULATOR_SEED: z.coerce.number().int().default(1),
@@ -76,6 +77,8 @@ export type AppConfig = {
   supportEndDate: string;
   maker: { name: string; url: string };
   macDownloadUrl: string | null;
+  /** The macOS app's update feed; the download page links its newest .dmg without MACOS_DOWNLOAD_URL. */
+  macUpdateFeedUrl: string | null;
   logLevel: string;
   /** The upstream simulator (server/watch/simulator); started when the upstream is it. */
   simulator: { port: number; seed: number; isEnabled: boolean };
@@ -149,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     supportEndDate: values.SUPPORT_END_DATE,
     maker: { name: values.MAKER_NAME, url: values.MAKER_URL },
     macDownloadUrl: values.MACOS_DOWNLOAD_URL ?? null,
+    macUpdateFeedUrl: values.SHELFWATCH_UPDATE_URL ?? null,
     logLevel: values.LOG_LEVEL,
     simulator: {
       port: values.SIMULATOR_PORT,

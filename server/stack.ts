@@ -15,6 +15,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { startAlertDelivery } from './notify/delivery-worker.ts';
 import { createTokenVerifier } from './plugins/auth/token-verifier.ts';
 import { startIdentityProvider, type RunningIdentityProvider } from './plugins/idp/index.ts';
+import { createDownloadLinkResolver } from './services/download-link.ts';
 import { seedCatalog } from './services/catalog-service.ts';
 import { ensureDemoAccount } from './services/demo-service.ts';
 import { startUpstreamSimulator } from './watch/simulator/index.ts';
@@ -123,6 +124,15 @@ export async function startStack(
         macDownloadUrl: config.macDownloadUrl,
         cookiePrefix: 'shelfwatch_',
       },
+      resolveMacDownloadUrl:
+        config.macUpdateFeedUrl === null
+          ? undefined
+          : createDownloadLinkResolver({
+              feedUrl: config.macUpdateFeedUrl,
+              fetch,
+              now: Date.now,
+              log,
+            }),
       corsOrigins: [new URL(config.publicUrl).origin, 'app://shelfwatch'],
       staticDir: WEBSITE_DIR,
       logLevel: config.logLevel,

@@ -26,7 +26,11 @@ export function formatCheckLine(line: LocalCheckLog, format: LineFormat): string
 /** One line per alert: what is in stock, where, and for which search. */
 export function formatAlertLine(alert: LocalAlert, format: LineFormat): string {
   if (format === 'json') {
-    return JSON.stringify({ type: 'alert', at: new Date(alert.observedAt).toISOString(), ...alert });
+    return JSON.stringify({
+      type: 'alert',
+      at: new Date(alert.observedAt).toISOString(),
+      ...alert,
+    });
   }
   const distance =
     alert.distanceMiles === null || alert.distanceMiles === 0 ? '' : ` (${alert.distanceMiles} mi)`;
