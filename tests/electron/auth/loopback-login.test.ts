@@ -81,8 +81,22 @@ describe('logging in to the macOS app in the system browser (PKCE, loopback)', (
     expect(tokens.idTokenClaims.email).toBe(EMAIL);
     const verify = createTokenVerifier({ issuer: idp.issuer, audience: idp.audience });
     await expect(verify(tokens.accessToken)).resolves.toBeTruthy();
-    // One use: the listener is gone once the code arrived.
+    // One use: the listener is gone once the code arrived, and the provider refuses the code again.
     await expect(fetch(callbackUrl)).rejects.toThrow();
+    const callback = new URL(callbackUrl);
+    const replay = await fetch(`${idp.issuer}oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: DESKTOP_CLIENT_ID,
+        code: callback.searchParams.get('code') ?? '',
+        redirect_uri: `${callback.origin}/callback`,
+        code_verifier: 'x'.repeat(43),
+      }),
+    });
+    expect(replay.status).toBe(400);
+    expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
 
     let clock = Date.now();
     const filePath = path.join(folder, 'login.bin');
