@@ -47,6 +47,16 @@ export function readTokens(
   };
 }
 
+/** "5 minutes", "1 minute" or "30 seconds" for the timeout message. */
+function describeDuration(ms: number): string {
+  if (ms < 60_000) {
+    const seconds = Math.max(1, Math.round(ms / 1000));
+    return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  }
+  const minutes = Math.round(ms / 60_000);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
 /** A small page for the browser tab once the app has the code (or why it does not). */
 function renderPage(response: ServerResponse, status: number, title: string, text: string): void {
   response.writeHead(status, {
@@ -83,17 +93,30 @@ export function startLoopbackLogin(
   // Callers may look at the result later (after opening the browser): not an unhandled rejection.
   result.catch(() => undefined);
   let isDone = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let isAnswered = false;
   const server = createServer();
   const finish = (outcome: LoginTokens | LoginError) => {
     if (isDone) return;
     isDone = true;
-    clearTimeout(timer);
+    clearTimeout(timeout);
     server.close();
     server.closeAllConnections();
     if (outcome instanceof LoginError) settle.reject(outcome);
     else settle.resolve(outcome);
   };
+
+  // The timeout covers the whole login, the provider's discovery included.
+  const timeoutMs = settings.timeoutMs ?? LOGIN_TIMEOUT_MS;
+  const timeout: ReturnType<typeof setTimeout> = setTimeout(
+    () =>
+      finish(
+        new LoginError(
+          'timeout',
+          `Login timed out after ${describeDuration(timeoutMs)}. Please try again.`,
+        ),
+      ),
+    timeoutMs,
+  );
 
   const authorizeUrl = (async () => {
     let config: oidc.Configuration;
@@ -105,6 +128,8 @@ export function startLoopbackLogin(
         `The login page could not be reached (${error instanceof Error ? error.message : String(error)}). Check your connection and try again.`,
       );
     }
+    // Cancelled or timed out while the provider was being discovered: open no listener.
+    if (isDone) throw new LoginError('cancelled', 'Login was cancelled.');
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
     const verifier = oidc.randomPKCECodeVerifier();
@@ -122,10 +147,12 @@ export function startLoopbackLogin(
     });
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       const callback = new URL(request.url ?? '/', redirectUri);
-      if (callback.pathname !== '/callback' || isDone) {
+      // One callback only: a second one (even while the first is being exchanged) is refused.
+      if (callback.pathname !== '/callback' || isDone || isAnswered) {
         renderPage(response, 404, 'Nothing here', 'This login link was already used.');
         return;
       }
+      isAnswered = true;
       const error = callback.searchParams.get('error');
       if (error !== null) {
         renderPage(
@@ -186,17 +213,6 @@ export function startLoopbackLogin(
           );
         });
     });
-    const timeoutMs = settings.timeoutMs ?? LOGIN_TIMEOUT_MS;
-    timer = setTimeout(
-      () =>
-        finish(
-          new LoginError(
-            'timeout',
-            `Login timed out after ${Math.round(timeoutMs / 60_000) || 1} minute${timeoutMs > 60_000 ? 's' : ''}. Please try again.`,
-          ),
-        ),
-      timeoutMs,
-    );
     await settings.openExternal(url.href);
     return url.href;
   })();

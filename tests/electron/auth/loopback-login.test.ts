@@ -168,6 +168,29 @@ describe('logging in to the macOS app in the system browser (PKCE, loopback)', (
     });
   });
 
+  it('takes one callback only and opens no listener after an early cancel', async () => {
+    const login = startLoopbackLogin({ ...settings(), openExternal: async () => undefined });
+    const redirect = new URL(await login.authorizeUrl).searchParams.get('redirect_uri')!;
+    const state = new URL(await login.authorizeUrl).searchParams.get('state')!;
+    const answers = await Promise.allSettled([
+      fetch(`${redirect}?code=one&state=${state}`),
+      fetch(`${redirect}?code=two&state=${state}`),
+    ]);
+    // One is exchanged (and fails: the codes are made up); the other is refused, or finds the
+    // listener already closed.
+    const statuses = answers.map((answer) =>
+      answer.status === 'fulfilled' ? answer.value.status : 'closed',
+    );
+    expect(statuses.filter((status) => status === 400)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 404 || status === 'closed')).toHaveLength(1);
+    await expect(login.result).rejects.toMatchObject({ reason: 'exchange_failed' });
+
+    const early = startLoopbackLogin({ ...settings(), openExternal: async () => undefined });
+    early.cancel();
+    await expect(early.result).rejects.toMatchObject({ reason: 'cancelled' });
+    await expect(early.authorizeUrl).rejects.toMatchObject({ reason: 'cancelled' });
+  });
+
   it('says so when the login provider cannot be reached', async () => {
     const login = startLoopbackLogin({
       issuer: 'http://127.0.0.1:9/',
