@@ -1,5 +1,6 @@
 import type { Database } from './schema.ts';
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import * as initial from './migrations/0001-initial.ts';
 import * as watchAndAlerts from './migrations/0002-watch-and-alerts.ts';
 

@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { Db } from '#server/db/database.ts';
 import {
   createTokenBucketLimiter,
@@ -8,6 +8,7 @@ import {
 import type { PollGroupKey } from '#shared/watch/index.ts';
 import { formatPollJobKey, planWatchCycle } from './plan-cycle.ts';
 import { pollGroup, type PollerDeps } from './poll-group.ts';
+import { dropLegacyQueueSchema, QUEUE_SCHEMA } from './queue-schema.ts';
 
 /** pg-boss queue that plans a cycle; one queued and one running at most. */
 export const WATCH_CYCLE_QUEUE = 'shelfwatch-watch-cycle';
@@ -33,8 +34,14 @@ export type WatcherOptions = {
   now?: () => number;
   random?: () => number;
   log?: (line: string) => void;
-  /** Called after each poll job, for tests and the benchmark. */
-  onPolled?: (group: PollGroupKey, outcome: Awaited<ReturnType<typeof pollGroup>>) => void;
+  /** Called after each poll job with its cycle's start (the server's cycle log, tests, the benchmark). */
+  onPolled?: (
+    group: PollGroupKey,
+    outcome: Awaited<ReturnType<typeof pollGroup>>,
+    cycleStartedAt: number,
+  ) => void;
+  /** Called once a cycle this process planned has queued its due groups. */
+  onCyclePlanned?: (cycleStartedAt: number, dueCount: number) => void;
 };
 
 /** A running watcher. */
@@ -79,17 +86,25 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     intervalMs,
     quietWindowMs: options.quietWindowMinutes * 60_000,
   };
-  const boss = new PgBoss({ connectionString: options.connectionString, max: 4, schedule: false });
+  const droppedVersion = await dropLegacyQueueSchema(options.db);
+  if (droppedVersion !== undefined)
+    log(
+      `watcher queue: dropped the pg-boss 10 queue schema (version ${droppedVersion}); a new one is installed`,
+    );
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    schema: QUEUE_SCHEMA,
+    max: 4,
+    schedule: false,
+  });
   boss.on('error', (error) => log(`watcher queue error: ${error.message}`));
   await boss.start();
   await boss.createQueue(WATCH_CYCLE_QUEUE, {
-    name: WATCH_CYCLE_QUEUE,
     policy: 'stately',
     retryLimit: 1,
     expireInSeconds: 300,
   });
   await boss.createQueue(WATCH_POLL_QUEUE, {
-    name: WATCH_POLL_QUEUE,
     policy: 'stately',
     retryLimit: 0,
     expireInSeconds: 300,
@@ -106,14 +121,13 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     // A cycle starts only once the last one's jobs have all been taken: when the upstream's
     // rate makes a cycle outlast the interval, cycles run back to back instead of piling
     // up, so a group planned late in one cycle is never starved by the next cycle's.
-    if ((await boss.getQueueSize(WATCH_POLL_QUEUE)) > 0) {
+    if ((await boss.findJobs(WATCH_POLL_QUEUE, { queued: true, limit: 1 })).length > 0) {
       await requestCycle(BUSY_RECHECK_SECONDS, 'busy');
       return;
     }
     try {
       const { cycleStartedAt, plan } = await planWatchCycle(deps);
       const jobs = plan.due.map((target, index) => ({
-        name: WATCH_POLL_QUEUE,
         data: {
           countryCode: target.countryCode,
           productId: target.productId,
@@ -125,9 +139,9 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
         priority: plan.due.length - index,
       }));
       for (let start = 0; start < jobs.length; start += 500) {
-        await boss.insert(jobs.slice(start, start + 500));
+        await boss.insert(WATCH_POLL_QUEUE, jobs.slice(start, start + 500));
       }
-      log(`watch cycle: ${jobs.length} groups due, ${plan.skipped.length} skipped`);
+      options.onCyclePlanned?.(cycleStartedAt, jobs.length);
     } finally {
       const jitter = (random() * 2 - 1) * jitterRatio * intervalMs;
       await requestCycle((intervalMs + jitter) / 1000, 'schedule');
@@ -146,9 +160,7 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
           const { cycleStartedAt, ...group } = job.data;
           try {
             const outcome = await pollGroup(deps, group, cycleStartedAt);
-            if (outcome.kind === 'failed')
-              log(`watch poll ${formatPollJobKey(group)} failed: ${outcome.failureKind}`);
-            options.onPolled?.(group, outcome);
+            options.onPolled?.(group, outcome, cycleStartedAt);
           } catch (error) {
             // One group's database trouble must not sink the rest of the batch; the next cycle asks again.
             log(
@@ -163,7 +175,8 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
   return {
     requestCycle: () => requestCycle(0, 'requested'),
     stop: async () => {
-      await boss.stop({ graceful: true, timeout: 5000, wait: true });
+      // stop() resolves once the workers have finished (pg-boss 12 has no `wait` switch).
+      await boss.stop({ graceful: true, timeout: 5000 });
     },
   };
 }
