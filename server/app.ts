@@ -11,8 +11,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { appConfigSchema, type AppConfig as WebsiteConfig } from '#shared/api/app-config.ts';
-import { ERROR_REASONS } from '#shared/api/errors.ts';
+import { buildErrorBody, ERROR_CODES } from '#shared/api/errors.ts';
 import type { Db } from './db/database.ts';
+import type { Logger } from './logging/logger.ts';
+import { QuietRequestLogController, selectHttpLogger } from './logging/request-log.ts';
 import { authenticatePlugin, type VerifyToken } from './plugins/authenticate.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { accountRoutes } from './routes/account.ts';
@@ -34,6 +36,8 @@ export type AppDependencies = {
   corsOrigins: string[];
   /** Built SPA folder; when missing the API still runs and `/` explains how to build. */
   staticDir?: string;
+  /** The process's logger; without one, a logger of `logLevel` (default info) is made. */
+  logger?: Logger;
   logLevel?: string;
   rateLimitPerMinute?: number;
   /** Public origin (for Twilio's signed URLs) and Twilio's auth token for its inbound webhook. */
@@ -43,7 +47,8 @@ export type AppDependencies = {
 /** Builds the Fastify app: plugins, then the /v2 routes, then the website. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.logLevel ?? 'info' },
+    loggerInstance: selectHttpLogger(deps.logger, deps.logLevel),
+    logController: new QuietRequestLogController(),
     trustProxy: true,
     bodyLimit: 64 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
@@ -90,7 +95,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         timeWindow: '1 minute',
         errorResponseBuilder: (_request, context) => ({
           statusCode: 429,
-          reason: ERROR_REASONS.rateLimited,
+          code: ERROR_CODES.rateLimited,
           message: `Too many requests; try again in ${Math.ceil(context.ttl / 1000)} s`,
         }),
       });
@@ -144,9 +149,13 @@ function registerWebsite(app: FastifyInstance, staticDir: string | undefined): v
     if (isPageRequest) {
       return reply.type('text/plain').send('The website is not built yet: run `npm run build`.');
     }
-    return reply.code(404).send({
-      reason: ERROR_REASONS.notFound,
-      message: `No route ${request.method} ${request.url.split('?')[0]}`,
-    });
+    return reply
+      .code(404)
+      .send(
+        buildErrorBody(
+          ERROR_CODES.notFound,
+          `No route ${request.method} ${request.url.split('?')[0]}`,
+        ),
+      );
   });
 }

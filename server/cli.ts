@@ -12,9 +12,20 @@ import { runWorker } from './watch/run-worker.ts';
 /** Apple's public store directory, the source of `catalog sync`. */
 const APPLE_STORE_DIRECTORY_URL = 'https://www.apple.com/rsp-web/store-list?locale=en_US';
 
-/** Runs `task` against the configured (or embedded) database, migrated, then closes it. */
+/**
+ * Runs `task` against the configured database, migrated, then closes it. With the embedded
+ * default it joins the cluster a running `npm start` has on the same data folder, or starts
+ * one just for the command; which of the two goes to stderr, so stdout stays the answer.
+ */
 async function withDatabase<T>(task: (db: Db) => Promise<T>): Promise<T> {
-  const { db, cluster } = await openDatabase(loadConfig(), () => undefined);
+  const { db, cluster, source } = await openDatabase(loadConfig(), { isSharing: true });
+  if (source.kind === 'embedded') {
+    console.error(
+      source.isShared
+        ? `Using the running embedded PostgreSQL on port ${source.port}`
+        : `Started embedded PostgreSQL on port ${source.port} for this command (stopped again when done)`,
+    );
+  }
   try {
     await migrateToLatest(db);
     return await task(db);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { LOG_FORMATS, type LogFormatSetting } from './logging/logger.ts';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', ''])
@@ -33,6 +34,10 @@ const environmentSchema = z.object({
   MACOS_DOWNLOAD_URL: optionalString,
   SHELFWATCH_UPDATE_URL: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z
+    .union([z.literal(''), z.enum(LOG_FORMATS)])
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? 'auto' : value)),
   SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
   SIMULATOR_SEED: z.coerce.number().int().default(1),
   UPSTREAM_BASE_URL: z
@@ -80,6 +85,8 @@ export type AppConfig = {
   /** The macOS app's update feed; the download page links its newest .dmg without MACOS_DOWNLOAD_URL. */
   macUpdateFeedUrl: string | null;
   logLevel: string;
+  /** `auto`: pretty lines in a terminal, JSON lines otherwise. */
+  logFormat: LogFormatSetting;
   /** The upstream simulator (server/watch/simulator); started when the upstream is it. */
   simulator: { port: number; seed: number; isEnabled: boolean };
   /** Where pickup availability is read: the simulator by default, https://www.apple.com for real stores. */
@@ -154,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     macDownloadUrl: values.MACOS_DOWNLOAD_URL ?? null,
     macUpdateFeedUrl: values.SHELFWATCH_UPDATE_URL ?? null,
     logLevel: values.LOG_LEVEL,
+    logFormat: values.LOG_FORMAT,
     simulator: {
       port: values.SIMULATOR_PORT,
       seed: values.SIMULATOR_SEED,

@@ -1,38 +1,42 @@
 import { loadConfig } from './config.ts';
 import { takeOverShutdownSignals } from './db/embedded-postgres.ts';
+import { createLogger, resolveLogFormat } from './logging/logger.ts';
+import { formatStartBanner } from './logging/start-banner.ts';
 import { startStack } from './stack.ts';
 
 /** `npm start`: the whole product on one machine, stopped cleanly by Ctrl-C or SIGTERM. */
 async function main(): Promise<void> {
   const startedAt = Date.now();
   const config = loadConfig();
-  const stack = await startStack(config);
-  if (stack.demo !== undefined) {
-    const password =
-      stack.demo.password ??
-      "(unchanged: set SHELFWATCH_DEMO_PASSWORD, or see the first start's log)";
-    console.log(
-      `Demo account: ${stack.demo.email} / ${password}${stack.demo.isCreated ? ' (created now)' : ''}`,
-    );
-  }
-  console.log(
-    `Shelfwatch is ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: open ${stack.siteUrl}`,
-  );
-
   let isStopping = false;
+  const logger = createLogger({
+    level: config.logLevel,
+    format: config.logFormat,
+    isStopping: () => isStopping,
+  });
+  logger.info(`Starting Shelfwatch (data in ${config.dataDir})...`);
+  const stack = await startStack(config, logger);
+  const banner = formatStartBanner({ config, stack, startedInMs: Date.now() - startedAt });
+  if (resolveLogFormat(config.logFormat, process.stdout.isTTY === true) === 'pretty') {
+    process.stdout.write(banner);
+  } else {
+    // Log collectors get it as one record; a person reading the JSON still finds the lines.
+    logger.info({ banner: banner.trim().split('\n') }, `Shelfwatch is ready at ${stack.siteUrl}`);
+  }
+
   const shutdown = (signal: string): void => {
     if (isStopping) {
       return;
     }
     isStopping = true;
-    console.log(`${signal} received, stopping...`);
+    logger.info(`${signal} received, stopping...`);
     stack.stop().then(
       () => {
-        console.log('Stopped.');
+        logger.info('Stopped.');
         process.exit(0);
       },
       (error: unknown) => {
-        console.error('Shutdown failed', error);
+        logger.error({ err: error }, 'Shutdown failed');
         process.exit(1);
       },
     );

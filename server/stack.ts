@@ -7,11 +7,14 @@ import { buildApp } from './app.ts';
 import type { AppConfig } from './config.ts';
 import { createDatabase, type Db } from './db/database.ts';
 import {
+  connectEmbeddedPostgres,
   ensureDatabase,
+  findRunningPostmaster,
   startEmbeddedPostgres,
   type EmbeddedCluster,
 } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { createLogger, type Logger } from './logging/logger.ts';
 import { startAlertDelivery } from './notify/delivery-worker.ts';
 import { createTokenVerifier } from './plugins/auth/token-verifier.ts';
 import { startIdentityProvider, type RunningIdentityProvider } from './plugins/idp/index.ts';
@@ -25,47 +28,143 @@ import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog
 /** Where the built website lives, relative to this file. */
 const WEBSITE_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
+/** Where the stack's data lives: an embedded cluster in the data folder, or DATABASE_URL. */
+export type DatabaseSource =
+  { kind: 'embedded'; port: number; directory: string; isShared: boolean } | { kind: 'url' };
+
 /** A running Shelfwatch: database, login provider and HTTP app. */
 export type RunningStack = {
   db: Db;
   app: FastifyInstance;
   siteUrl: string;
   issuer: string;
+  database: DatabaseSource;
   demo: { email: string; password: string | undefined; isCreated: boolean } | undefined;
   stop: () => Promise<void>;
 };
 
-/** Opens the configured database, or starts the embedded cluster in the data folder. */
+/** An open database, and the cluster this process started for it, if any. */
+export type OpenedDatabase = {
+  db: Db;
+  connectionString: string;
+  /** Stops what this process started; a shared cluster is left running. */
+  cluster: EmbeddedCluster | undefined;
+  source: DatabaseSource;
+};
+
+/**
+ * Opens DATABASE_URL, or the embedded cluster of the data folder. When that cluster already
+ * runs (its postmaster.pid names a live process on a listening port), `isSharing` connects
+ * to it (the CLI and workers beside `npm start`); otherwise this is refused with a message
+ * saying who holds the folder, since a second postmaster cannot start on it.
+ */
 export async function openDatabase(
   config: AppConfig,
-  log: (line: string) => void,
-): Promise<{ db: Db; cluster: EmbeddedCluster | undefined }> {
+  options: {
+    isSharing: boolean;
+    onPostgresLog?: (line: string) => void;
+    /** Reports idle connections the server dropped (default: stderr). */
+    warn?: (line: string) => void;
+  },
+): Promise<OpenedDatabase> {
   if (config.databaseUrl !== undefined) {
-    return { db: createDatabase(config.databaseUrl), cluster: undefined };
+    return {
+      db: createDatabase(config.databaseUrl, undefined, options.warn),
+      connectionString: config.databaseUrl,
+      cluster: undefined,
+      source: { kind: 'url' },
+    };
   }
   await mkdir(config.dataDir, { recursive: true });
-  const cluster = await startEmbeddedPostgres({
-    directory: path.join(config.dataDir, 'postgres'),
-    port: config.embeddedPgPort,
-    password: await loadOrCreateSecretFile(path.join(config.dataDir, 'postgres-password')),
-  });
-  await ensureDatabase(cluster, 'shelfwatch');
-  log(
-    `PostgreSQL (embedded) on 127.0.0.1:${config.embeddedPgPort}, data in ${path.join(config.dataDir, 'postgres')}`,
-  );
-  return { db: createDatabase(cluster.connectionString('shelfwatch')), cluster };
+  const directory = path.join(config.dataDir, 'postgres');
+  const passwordFile = path.join(config.dataDir, 'postgres-password');
+  const running = await findRunningPostmaster(directory);
+  if (running !== undefined && !options.isSharing) {
+    throw new Error(
+      `The data folder ${config.dataDir} is in use: its embedded PostgreSQL runs (pid ${running.pid}, port ${running.port}), ` +
+        'most likely for another `npm start`. Stop that one first (Ctrl-C in its terminal), or set ' +
+        `SHELFWATCH_DATA_DIR to another folder. If no Shelfwatch runs, \`kill ${running.pid}\` stops the leftover cluster.`,
+    );
+  }
+  const cluster =
+    running === undefined
+      ? await startOrShareCluster(config, directory, passwordFile, options)
+      : { ...running, cluster: await shareCluster(running.port, passwordFile), isShared: true };
+  await ensureDatabase(cluster.cluster, 'shelfwatch');
+  const connectionString = cluster.cluster.connectionString('shelfwatch');
+  return {
+    db: createDatabase(connectionString, undefined, options.warn),
+    connectionString,
+    cluster: cluster.cluster,
+    source: { kind: 'embedded', port: cluster.port, directory, isShared: cluster.isShared },
+  };
 }
 
-/** Starts every part of the product in this process, in dependency order. */
+/** Starts the data folder's cluster; a sharing caller that lost a race to start it joins the winner. */
+async function startOrShareCluster(
+  config: AppConfig,
+  directory: string,
+  passwordFile: string,
+  options: { isSharing: boolean; onPostgresLog?: (line: string) => void },
+): Promise<{ cluster: EmbeddedCluster; port: number; isShared: boolean }> {
+  const password = await loadOrCreateSecretFile(passwordFile);
+  try {
+    const cluster = await startEmbeddedPostgres({
+      directory,
+      port: config.embeddedPgPort,
+      password,
+      onLog: options.onPostgresLog,
+    });
+    return { cluster, port: config.embeddedPgPort, isShared: false };
+  } catch (error) {
+    const winner = options.isSharing ? await findRunningPostmaster(directory) : undefined;
+    if (winner === undefined) throw error;
+    return {
+      cluster: await shareCluster(winner.port, passwordFile),
+      port: winner.port,
+      isShared: true,
+    };
+  }
+}
+
+async function shareCluster(port: number, passwordFile: string): Promise<EmbeddedCluster> {
+  const password = await readFile(passwordFile, 'utf8').catch((error: unknown) => {
+    throw new Error(
+      `The embedded PostgreSQL runs, but its password file ${passwordFile} cannot be read`,
+      {
+        cause: error,
+      },
+    );
+  });
+  return connectEmbeddedPostgres({ port, password: password.trim() });
+}
+
+/**
+ * Starts every part of the product in this process, in dependency order. Progress lines
+ * are debug: `npm start` prints one banner (server/logging/start-banner.ts) once all is up.
+ */
 export async function startStack(
   config: AppConfig,
-  log: (line: string) => void = console.log,
+  logger: Logger = createLogger({ level: config.logLevel, format: config.logFormat }),
 ): Promise<RunningStack> {
-  const { db, cluster } = await openDatabase(config, log);
+  const log = logger.child({ component: 'stack' });
+  const postgresLog = logger.child({ component: 'postgres' });
+  const { db, cluster, connectionString, source } = await openDatabase(config, {
+    isSharing: false,
+    onPostgresLog: (chunk) => {
+      for (const line of chunk.split('\n')) if (line.trim() !== '') postgresLog.debug(line.trim());
+    },
+    warn: (line) => postgresLog.warn(line),
+  });
+  if (source.kind === 'embedded') {
+    log.debug(`PostgreSQL (embedded) on 127.0.0.1:${source.port}, data in ${source.directory}`);
+  }
   const stoppers: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
     for (const stopper of stoppers.reverse()) {
-      await stopper().catch((error: unknown) => log(`shutdown step failed: ${String(error)}`));
+      await stopper().catch((error: unknown) =>
+        log.error(`shutdown step failed: ${String(error)}`),
+      );
     }
   };
   stoppers.push(async () => cluster?.stop());
@@ -83,13 +182,14 @@ export async function startStack(
         countries: COUNTRY_SEEDS,
       });
       stoppers.push(async () => simulator.close());
-      log(
+      log.debug(
         `Upstream simulator on ${simulator.url} (seed ${config.simulator.seed}, state: ${simulator.url}/_sim/state)`,
       );
     }
 
     let idp: RunningIdentityProvider | undefined;
     if (config.idp.kind === 'embedded') {
+      const idpLog = logger.child({ component: 'login' });
       idp = await startIdentityProvider({
         db,
         issuer: config.idp.issuer,
@@ -97,10 +197,10 @@ export async function startStack(
         clientId: config.idp.clientId,
         apiAudience: config.apiAudience,
         siteOrigins: [new URL(config.publicUrl).origin],
-        logger: { info: log, warn: log },
+        // Its info lines repeat what the start banner says.
+        logger: { info: (line) => idpLog.debug(line), warn: (line) => idpLog.warn(line) },
       });
       stoppers.push(async () => idp?.close());
-      log(`Login provider (embedded OpenID) on ${config.idp.issuer}`);
     }
     const demo =
       config.idp.kind === 'embedded' && config.demo.isEnabled
@@ -131,34 +231,37 @@ export async function startStack(
               feedUrl: config.macUpdateFeedUrl,
               fetch,
               now: Date.now,
-              log,
+              log: (line) => log.warn(line),
             }),
       corsOrigins: [new URL(config.publicUrl).origin, 'app://shelfwatch'],
       staticDir: WEBSITE_DIR,
-      logLevel: config.logLevel,
+      logger,
       notify: { publicUrl: config.publicUrl, twilioAuthToken: config.notify.twilioAuthToken },
     });
     stoppers.push(async () => app.close());
-    await app.listen({ port: config.port, host: config.host });
-    log(`Website and API on ${config.publicUrl} (health: ${config.publicUrl}/healthz)`);
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: (address) => `Website and API listening at ${address}`,
+    });
     const delivery = await startAlertDelivery({
       db,
       config,
-      databaseUrl: config.databaseUrl ?? cluster?.connectionString('shelfwatch'),
-      logger: { info: log, warn: log, error: log },
+      databaseUrl: connectionString,
+      logger: logger.child({ component: 'alerts' }),
     });
     stoppers.push(async () => delivery.stop());
-    const watcher = await startConfiguredWatcher({
-      db,
-      config,
-      connectionString: config.databaseUrl ?? cluster?.connectionString('shelfwatch') ?? '',
-      log,
-    });
+    const watcher = await startConfiguredWatcher({ db, config, connectionString, logger });
     stoppers.push(async () => watcher?.stop());
-    log(
-      `Alert delivery: email ${config.notify.smtpUrl === undefined ? `to ${path.join(config.dataDir, 'outbox', 'email')}` : 'over SMTP'}, text ${config.notify.twilio === undefined ? `to ${path.join(config.dataDir, 'outbox', 'text')}` : 'via Twilio'}`,
-    );
-    return { db, app, siteUrl: config.publicUrl, issuer: config.idp.issuer, demo, stop };
+    return {
+      db,
+      app,
+      siteUrl: config.publicUrl,
+      issuer: config.idp.issuer,
+      database: source,
+      demo,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -11,11 +11,15 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 // Return BIGINT counts as numbers: they are row counts, far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** Opens a pooled connection to `connectionString`. */
-export function createDatabase(connectionString: string, maxConnections = 10): Db {
+/** Opens a pooled connection to `connectionString`; `warn` reports dropped idle connections. */
+export function createDatabase(
+  connectionString: string,
+  maxConnections = 10,
+  warn: (line: string) => void = (line) => console.error(line),
+): Db {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
   // An idle connection dropped by the server (restart, shutdown) must not crash the process;
   // the pool replaces it and the next query reports any lasting problem.
-  pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
+  pool.on('error', (error) => warn(`database connection lost: ${error.message}`));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

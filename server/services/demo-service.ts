@@ -8,7 +8,7 @@ import {
   findOrCreateUserByIdentity,
   updateUserPlan,
 } from '#server/db/repositories/users-repository.ts';
-import { createIdpAccount, findIdpAccount } from '#server/plugins/idp/index.ts';
+import { changeIdpPassword, createIdpAccount, findIdpAccount } from '#server/plugins/idp/index.ts';
 import { createUserSearch } from './searches-service.ts';
 
 /** The demo login of the embedded default. */
@@ -22,8 +22,9 @@ const DEMO_SEARCHES = [
 
 /**
  * Creates the demo account once (Best plan, two searches) so a newcomer can sign in and
- * look around. Returns the password when it was generated now; an existing account keeps
- * its password and is left as its owner changed it.
+ * look around. Returns the password that works now: a configured one is applied to an
+ * existing account too (so the printed login is never wrong); without one, an existing
+ * account keeps its password and undefined is returned.
  */
 export async function ensureDemoAccount(
   db: Db,
@@ -31,6 +32,9 @@ export async function ensureDemoAccount(
 ): Promise<{ isCreated: boolean; email: string; password: string | undefined }> {
   const existing = await findIdpAccount(db, { email: DEMO_EMAIL });
   if (existing !== undefined) {
+    if (options.password !== undefined) {
+      await changeIdpPassword(db, existing.id, options.password);
+    }
     return { isCreated: false, email: DEMO_EMAIL, password: options.password };
   }
   const password = options.password ?? randomBytes(9).toString('base64url');

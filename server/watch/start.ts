@@ -1,16 +1,24 @@
 import type { AppConfig } from '#server/config.ts';
 import type { Db } from '#server/db/database.ts';
+import { createCycleLog } from '#server/logging/cycle-log.ts';
+import type { Logger } from '#server/logging/logger.ts';
 import { startWatcher, type RunningWatcher } from './watcher.ts';
 
-/** Starts the watcher as configured, or returns undefined when WATCH_ENABLED=false. */
+/**
+ * Starts the watcher as configured, or returns undefined when WATCH_ENABLED=false. It logs
+ * one line per cycle that changed availability, queued alerts or had failed requests, and
+ * nothing for the quiet ones.
+ */
 export async function startConfiguredWatcher(options: {
   db: Db;
   config: Pick<AppConfig, 'watch' | 'upstream' | 'alerts'>;
   connectionString: string;
-  log: (line: string) => void;
+  logger: Logger;
 }): Promise<RunningWatcher | undefined> {
   const { config } = options;
   if (!config.watch.isEnabled) return undefined;
+  const log = options.logger.child({ component: 'watch' });
+  const cycleLog = createCycleLog(log);
   const watcher = await startWatcher({
     db: options.db,
     connectionString: options.connectionString,
@@ -20,11 +28,20 @@ export async function startConfiguredWatcher(options: {
     upstreamRatePerMinute: config.watch.upstreamRatePerMinute,
     upstreamBurst: config.watch.upstreamBurst,
     quietWindowMinutes: config.alerts.quietWindowMinutes,
-    log: options.log,
+    // What the watcher says by itself is worth seeing: queue errors, crashed polls, schema notices.
+    log: (line) => log.warn(line),
+    onCyclePlanned: cycleLog.recordPlanned,
+    onPolled: (_group, outcome, cycleStartedAt) => cycleLog.recordPolled(cycleStartedAt, outcome),
   });
-  options.log(
+  log.debug(
     `Watcher polling ${config.upstream.baseUrl} every ${config.watch.pollIntervalSeconds} s ` +
       `(at most ${config.watch.upstreamRatePerMinute} requests a minute, bursts of ${config.watch.upstreamBurst})`,
   );
-  return watcher;
+  return {
+    ...watcher,
+    stop: async () => {
+      await watcher.stop();
+      cycleLog.flush();
+    },
+  };
 }

@@ -1,5 +1,12 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findRunningPostmaster } from '#server/db/embedded-postgres.ts';
 import { productListSchema, storeListSchema } from '#shared/api/catalog.ts';
+import { getFreePort } from '#tests/helpers/free-port.ts';
 import { startTestStack, type TestStack } from '#tests/helpers/stack.ts';
 
 describe('the embedded stack', () => {
@@ -32,7 +39,7 @@ describe('the embedded stack', () => {
     }
     const api = await fetch(`${stack.baseUrl}/v2/unknown`);
     expect(api.status).toBe(404);
-    expect(await api.json()).toMatchObject({ reason: 'not_found' });
+    expect(await api.json()).toMatchObject({ code: 'not_found' });
     expect((await fetch(`${stack.baseUrl}/assets/missing.js`)).status).toBe(404);
   });
 
@@ -44,4 +51,105 @@ describe('the embedded stack', () => {
     expect(discovery.token_endpoint).toBe(`${stack.issuer}oauth/token`);
     expect(discovery.jwks_uri).toBe(`${stack.issuer}.well-known/jwks.json`);
   });
+});
+
+describe('npm start in a terminal', () => {
+  const rootDir = fileURLToPath(new URL('../..', import.meta.url));
+  const password = 'demo-password-for-this-test';
+  let dataDir: string;
+  let environment: Record<string, string>;
+  let server: ChildProcessWithoutNullStreams | undefined;
+  let output = '';
+
+  /** Starts `server/main.ts` as `npm start` does, through tsx, as its own process. */
+  const spawnServer = (): ChildProcessWithoutNullStreams =>
+    spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: rootDir,
+      env: { ...process.env, DATABASE_URL: '', ...environment },
+    });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-npm-start-'));
+    // Embedded PostgreSQL runs as an unprivileged user when started by root: let it in.
+    await chmod(dataDir, 0o755);
+    environment = {
+      SHELFWATCH_DATA_DIR: dataDir,
+      PORT: String(await getFreePort()),
+      IDP_PORT: String(await getFreePort()),
+      SIMULATOR_PORT: String(await getFreePort()),
+      EMBEDDED_PG_PORT: String(await getFreePort()),
+      SHELFWATCH_DEMO_PASSWORD: password,
+      WATCH_ENABLED: 'false',
+      // stdout is a pipe here; a terminal would choose pretty lines by itself.
+      LOG_FORMAT: 'pretty',
+      LOG_LEVEL: 'info',
+      NO_COLOR: '1',
+    };
+    server = spawnServer();
+    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 90_000;
+    while (!output.includes('  Stop:')) {
+      if (Date.now() > deadline || server.exitCode !== null)
+        throw new Error(`npm start did not come up:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }, 120_000);
+  afterAll(async () => {
+    if (server !== undefined && server.exitCode === null) {
+      server.kill('SIGKILL');
+      await new Promise((resolve) => server?.once('exit', resolve));
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints a short readable banner and no line per request', async () => {
+    const siteUrl = `http://localhost:${environment.PORT}`;
+    for (const route of ['/', '/plans', '/healthz', '/app-config.json', '/v2/products']) {
+      expect((await fetch(`${siteUrl}${route}`)).status, route).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const lines = output.split('\n').filter((line) => line.trim() !== '');
+    const bannerStart = lines.findIndex((line) => line.startsWith('Shelfwatch is ready'));
+    // Before the banner: the start line and where the server listens, nothing else.
+    expect(lines.slice(0, bannerStart)).toEqual([
+      expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: Starting Shelfwatch \(data in .+\)\.\.\.$/),
+      expect.stringMatching(
+        /^\[\d\d:\d\d:\d\d\] INFO: http: Website and API listening at http:\/\/127\.0\.0\.1:\d+$/,
+      ),
+    ]);
+    expect(lines.slice(bannerStart)).toEqual([
+      expect.stringMatching(/^Shelfwatch is ready \(started in \d+\.\d s\)$/) as unknown,
+      `  Website:    ${siteUrl}`,
+      `  Health:     ${siteUrl}/healthz`,
+      `  Sign-in:    built-in login provider at http://localhost:${environment.IDP_PORT}/`,
+      `  Demo login: demo@shelfwatch.local / ${password} (created now)`,
+      '  Stock:      not watched (WATCH_ENABLED=false)',
+      `  Email:      written to ${path.join(dataDir, 'outbox', 'email')}`,
+      `  Texts:      written to ${path.join(dataDir, 'outbox', 'text')}`,
+      `  Database:   embedded PostgreSQL on port ${environment.EMBEDDED_PG_PORT}, data in ${path.join(dataDir, 'postgres')}`,
+      '  Stop:       Ctrl-C',
+    ]);
+    expect(output).not.toMatch(/GET \/|request completed|incoming request|"level"/);
+  });
+
+  it('refuses a second start on the same data folder, saying which cluster holds it', async () => {
+    const second = spawnServer();
+    let secondOutput = '';
+    second.stdout.on('data', (chunk: Buffer) => (secondOutput += chunk.toString()));
+    second.stderr.on('data', (chunk: Buffer) => (secondOutput += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(secondOutput).toContain(`The data folder ${dataDir} is in use`);
+    expect(secondOutput).toContain(`port ${environment.EMBEDDED_PG_PORT}`);
+  }, 60_000);
+
+  it('stops in order on SIGINT, saying so, and stops its PostgreSQL', async () => {
+    const running = server!;
+    const code = new Promise<number | null>((resolve) => running.once('exit', resolve));
+    running.kill('SIGINT');
+    expect(await code).toBe(0);
+    expect(output).toMatch(/INFO: SIGINT received, stopping\.\.\.\n.*INFO: Stopped\.\n$/);
+    expect(await findRunningPostmaster(path.join(dataDir, 'postgres'))).toBeUndefined();
+  }, 60_000);
 });

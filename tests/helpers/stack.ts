@@ -46,7 +46,7 @@ export async function startTestStack(environment: Record<string, string> = {}): 
     LOG_LEVEL: 'warn',
     ...environment,
   });
-  const stack = await startStack(config, () => undefined);
+  const stack = await startStack(config);
   return {
     baseUrl: stack.siteUrl,
     issuer: stack.issuer,
