@@ -1,3 +1,4 @@
+import { buildErrorBody, ERROR_CODES } from '#shared/api/errors.ts';
 import type { ApiRequest, ApiResponse } from '#shared/desktop/ipc-contract.ts';
 import type { DesktopAuthStatus } from '#shared/desktop/local-search.ts';
 import { DesktopError } from '#electron/ipc/desktop-error.ts';
@@ -54,11 +55,12 @@ export function createAccountBridge(deps: {
       try {
         await current.result;
       } catch (error) {
-        const reason =
+        // A LoginError carries its code as `reason` (electron/auth/login-error.ts).
+        const code =
           typeof (error as { reason?: unknown }).reason === 'string'
             ? (error as { reason: string }).reason
             : 'login_failed';
-        throw new DesktopError(reason, describeFailure(error, 'Login failed. Please try again.'));
+        throw new DesktopError(code, describeFailure(error, 'Login failed. Please try again.'));
       } finally {
         if (attempt === current) attempt = null;
         deps.onChange();
@@ -82,7 +84,9 @@ export function createAccountBridge(deps: {
       if (!deps.session.isSignedIn()) {
         return {
           status: 401,
-          body: { reason: 'unauthenticated', message: 'Log in to see your account.' },
+          body: buildErrorBody(ERROR_CODES.unauthenticated, 'Not logged in', {
+            reason: 'Log in to see your account.',
+          }),
         };
       }
       let token: string;
@@ -122,10 +126,13 @@ export function createAccountBridge(deps: {
         try {
           body = JSON.parse(text) as unknown;
         } catch {
-          body = {
-            reason: 'invalid_response',
-            message: 'The server answered something unreadable.',
-          };
+          body = buildErrorBody(
+            'invalid_response',
+            `Not JSON: HTTP ${response.status} ${response.headers.get('content-type') ?? ''}`.trim(),
+            {
+              reason: "Shelfwatch's server answered something unreadable. Please try again later.",
+            },
+          );
         }
       }
       return { status: response.status, body };

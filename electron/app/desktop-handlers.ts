@@ -74,7 +74,9 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): IpcHandlers {
     'notices:take': () => deps.takeNotices(),
     'shell:open-external': async ({ url }) => {
       if (!(await deps.openExternal(url))) {
-        throw new DesktopError('invalid_input', 'Only web addresses can be opened.', 'url');
+        throw new DesktopError('invalid_input', 'Only web addresses can be opened.', {
+          field: 'url',
+        });
       }
       return null;
     },

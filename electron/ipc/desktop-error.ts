@@ -1,3 +1,4 @@
+import { buildErrorBody } from '#shared/api/errors.ts';
 import type { IpcError } from '#shared/desktop/ipc-contract.ts';
 
 // Handlers throw this for failures the user can act on (a bad address, the free search limit);
@@ -6,23 +7,25 @@ import type { IpcError } from '#shared/desktop/ipc-contract.ts';
 
 /** An expected failure of a request, answered to the window as an IpcError. */
 export class DesktopError extends Error {
-  /** Stable reason code the window can branch on, e.g. `free_search_limit`. */
+  /** Stable code the window can branch on, e.g. `free_search_limit`. */
+  readonly code: string;
+  /** The sentence the window shows the person. */
   readonly reason: string;
   /** The input field at fault, when there is one. */
   readonly field?: string;
 
-  constructor(reason: string, message: string, field?: string) {
-    super(message);
+  /** `message` is the detail; without one the reason is the whole story. */
+  constructor(code: string, reason: string, options: { message?: string; field?: string } = {}) {
+    super(options.message ?? reason);
     this.name = 'DesktopError';
+    this.code = code;
     this.reason = reason;
-    if (field !== undefined) this.field = field;
+    if (options.field !== undefined) this.field = options.field;
   }
 
   /** The error as the window receives it (no stack, no cause). */
   toIpcError(): IpcError {
-    return this.field === undefined
-      ? { reason: this.reason, message: this.message }
-      : { reason: this.reason, message: this.message, field: this.field };
+    return buildErrorBody(this.code, this.message, { reason: this.reason, field: this.field });
   }
 }
 
@@ -32,7 +35,7 @@ export function isDesktopError(error: unknown): error is DesktopError {
     error instanceof DesktopError ||
     (error instanceof Error &&
       error.name === 'DesktopError' &&
-      typeof (error as { reason?: unknown }).reason === 'string' &&
+      typeof (error as { code?: unknown }).code === 'string' &&
       typeof (error as { toIpcError?: unknown }).toIpcError === 'function')
   );
 }

@@ -1,5 +1,6 @@
 import type { IpcMain } from 'electron';
 import type { z } from 'zod';
+import { buildErrorBody, ERROR_CODES } from '#shared/api/errors.ts';
 import {
   IPC_INVOKE_CHANNELS,
   IPC_REQUEST_SCHEMAS,
@@ -55,16 +56,12 @@ export function createIpcDispatcher(
   const log = options.log ?? ((message, error) => console.error(message, error ?? ''));
   return async (event, channel, payload) => {
     if (!options.isTrustedSender(event)) {
-      return failWith({
-        reason: 'forbidden_sender',
-        message: 'This request did not come from the Shelfwatch window.',
-      });
+      return failWith(
+        buildErrorBody('forbidden_sender', 'This request did not come from the Shelfwatch window.'),
+      );
     }
     if (!isIpcInvokeChannel(channel)) {
-      return failWith({
-        reason: 'unknown_channel',
-        message: 'Shelfwatch does not know this request.',
-      });
+      return failWith(buildErrorBody('unknown_channel', 'Shelfwatch does not know this request.'));
     }
     const parsed = IPC_REQUEST_SCHEMAS[channel].safeParse(payload);
     if (!parsed.success) return failWith(describeInvalidInput(parsed.error));
@@ -76,7 +73,11 @@ export function createIpcDispatcher(
     } catch (error) {
       if (isDesktopError(error)) return failWith(error.toIpcError());
       log(`IPC handler for '${channel}' failed`, error);
-      return failWith({ reason: 'internal_error', message: INTERNAL_ERROR_MESSAGE });
+      return failWith(
+        buildErrorBody(ERROR_CODES.internal, INTERNAL_ERROR_MESSAGE, {
+          reason: INTERNAL_ERROR_MESSAGE,
+        }),
+      );
     }
   };
 }
@@ -111,11 +112,11 @@ export function isAppFrameSender(
 function describeInvalidInput(error: z.ZodError): IpcError {
   const issue = error.issues[0];
   if (issue === undefined)
-    return { reason: 'invalid_input', message: 'The request was not valid.' };
+    return buildErrorBody(ERROR_CODES.invalidInput, 'The request was not valid.');
   const field = issue.path.map(String).join('.');
   return field === ''
-    ? { reason: 'invalid_input', message: issue.message }
-    : { reason: 'invalid_input', message: `${field}: ${issue.message}`, field };
+    ? buildErrorBody(ERROR_CODES.invalidInput, issue.message)
+    : buildErrorBody(ERROR_CODES.invalidInput, `${field}: ${issue.message}`, { field });
 }
 
 function failWith(error: IpcError): IpcResult<never> {

@@ -59,6 +59,13 @@ export type LocalSearchService = {
 
 const NOT_FOUND_MESSAGE = "This search doesn't exist. It may have been deleted.";
 
+/** What the person reads when the catalog refuses a choice; the mismatch is the detail. */
+const MISMATCH_REASONS: Readonly<Record<'product_type' | 'store_id', string>> = {
+  product_type:
+    "This product can't be watched at that store. Please choose another product or store.",
+  store_id: "That store isn't in Shelfwatch's store list. Please choose another store.",
+};
+
 /** Creates the service; every method throws DesktopError for what the user can fix. */
 export function createLocalSearchService(deps: LocalSearchServiceDeps): LocalSearchService {
   const { storage, watch, catalog } = deps;
@@ -72,7 +79,10 @@ export function createLocalSearchService(deps: LocalSearchServiceDeps): LocalSea
   const checkChoice = (productType: string, storeId: string) => {
     const mismatch = checkCatalogChoice(catalog, productType, storeId);
     if (mismatch !== null) {
-      throw new DesktopError('invalid_input', mismatch.message, mismatch.field);
+      throw new DesktopError('invalid_input', MISMATCH_REASONS[mismatch.field], {
+        message: mismatch.message,
+        field: mismatch.field,
+      });
     }
   };
   const changed = () => {

@@ -13,16 +13,28 @@ export class UnexpectedRequestError extends Error {
   }
 }
 
+/** The fields of an error body (shared/api/errors.ts), each absent when missing. */
+export type ReadErrorBody = { code?: string; reason?: string; message?: string };
+
 /** The HTTP status of a failed API call, undefined when there was no answer. */
 export function readErrorStatus(error: unknown): number | undefined {
   if (error instanceof HostRequestError) return error.status;
   return isAxiosError(error) ? error.response?.status : undefined;
 }
 
-/** The `{ reason, message }` error body of a failed API call, fields absent when missing. */
-export function readErrorBody(error: unknown): { reason?: string; message?: string } {
+/**
+ * True when a request failed without any answer: the network, CORS, an abort, a token that
+ * could not be had. The app's main process always answers, so its errors never count.
+ */
+export function isUnansweredRequest(error: unknown): boolean {
+  if (error instanceof UnexpectedRequestError) return true;
+  return isAxiosError(error) && error.response === undefined;
+}
+
+/** The `{ code, reason, message }` error body of a failed API call. */
+export function readErrorBody(error: unknown): ReadErrorBody {
   if (error instanceof HostRequestError) {
-    return { reason: error.reason, message: error.message };
+    return { code: error.code, reason: error.reason, message: error.message };
   }
   if (!isAxiosError(error)) {
     return {};
@@ -31,20 +43,28 @@ export function readErrorBody(error: unknown): { reason?: string; message?: stri
   if (typeof body !== 'object' || body === null) {
     return {};
   }
-  const { reason, message } = body as Record<string, unknown>;
-  return {
-    reason: typeof reason === 'string' && reason !== '' ? reason : undefined,
-    message: typeof message === 'string' && message !== '' ? message : undefined,
-  };
+  const { code, reason, message } = body as Record<string, unknown>;
+  const readText = (value: unknown) =>
+    typeof value === 'string' && value !== '' ? value : undefined;
+  return { code: readText(code), reason: readText(reason), message: readText(message) };
 }
 
-/** The error's stable reason code (errors.ts), if the server sent one. */
-export function readErrorReason(error: unknown): string | undefined {
-  return readErrorBody(error).reason;
+/** The error's machine code (shared/api/errors.ts), if the server sent one. */
+export function readErrorCode(error: unknown): string | undefined {
+  return readErrorBody(error).code;
 }
 
-/** Create-search error line per spec: the server's reason, else its message, else "unknown". */
+/** The text to show for a failed request: the spec's generic text when nothing answered. */
+export function describeRequestError(error: unknown, answeredText: string): string {
+  return isUnansweredRequest(error) ? UNEXPECTED_ERROR_TEXT : answeredText;
+}
+
+/**
+ * Create-search error line per spec: "Error: " and the server's reason (a sentence), else its
+ * message, else "unknown"; a request that got no answer shows the generic text.
+ */
 export function describeCreateSearchError(error: unknown): string {
+  if (isUnansweredRequest(error)) return UNEXPECTED_ERROR_TEXT;
   const { reason, message } = readErrorBody(error);
   return `Error: ${reason ?? message ?? 'unknown'}`;
 }

@@ -1,26 +1,29 @@
 import type { IpcError, IpcResult } from '#shared/desktop/ipc-contract.ts';
 
-// Reasons whose HTTP twin the screens already handle (404 shows "Search not found", 400 a
+// Codes whose HTTP twin the screens already handle (404 shows "Search not found", 400 a
 // bad id), so a local search behaves like an account one.
-const STATUS_BY_REASON: Readonly<Record<string, number>> = {
+const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   not_found: 404,
   invalid_input: 400,
 };
 
 /** A request to the app's main process that answered an error. */
 export class HostRequestError extends Error {
+  readonly code: string;
+  /** The sentence for the person, as an API error's `reason`. */
   readonly reason: string;
   readonly field: string | undefined;
   /** The HTTP status the same failure would have had from the API, when there is one. */
   readonly status: number | undefined;
 
-  /** Keeps the main process's reason, message and field. */
+  /** Keeps the main process's code, reason, message and field. */
   constructor(error: IpcError) {
     super(error.message);
     this.name = 'HostRequestError';
+    this.code = error.code;
     this.reason = error.reason;
     this.field = error.field;
-    this.status = STATUS_BY_REASON[error.reason];
+    this.status = STATUS_BY_CODE[error.code];
   }
 }
 

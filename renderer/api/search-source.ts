@@ -6,15 +6,29 @@ import type { DesktopHost } from '#shared/bridge.ts';
 import { useHost } from '../host/host-context.tsx';
 import { useAuth } from '../auth/auth-context.tsx';
 import { useApi, type ApiClients } from './api-client.ts';
-import { readErrorStatus } from './api-errors.ts';
+import { isUnansweredRequest, readErrorStatus, UNEXPECTED_ERROR_TEXT } from './api-errors.ts';
 import { unwrapHostResult } from './host-errors.ts';
+
+/** Shown in the app when the logged-in account has no paid plan (its searches answer 403). */
+export const ACCOUNT_SEARCHES_NEED_PLAN_TEXT =
+  'Searches saved in your account are part of the Better and Premium plans, so only the searches on this Mac are shown here.';
+
+/** Shown in the app when the account's searches could not be read for another reason. */
+export const ACCOUNT_SEARCHES_FAILED_TEXT =
+  "Your account's searches couldn't be loaded right now. The searches on this Mac keep working.";
+
+/** Shown in the app when asking for the account's searches got no answer at all. */
+export const ACCOUNT_SEARCHES_UNANSWERED_TEXT = `${UNEXPECTED_ERROR_TEXT} while loading your account's searches. The searches on this Mac keep working.`;
+
+/** The searches to list, and a note for the person when the account's are missing from it. */
+export type SearchListing = { searches: Search[]; notice: string | null };
 
 /**
  * Where saved searches live: the account's, through /v2 on the website; the Mac's own, through
  * the bridge in the app. Screens use the same hooks either way, so no screen is forked.
  */
 export type SearchSource = {
-  list: () => Promise<Search[]>;
+  list: () => Promise<SearchListing>;
   get: (searchId: string) => Promise<Search>;
   create: (newSearch: NewSearch) => Promise<Search | undefined>;
   update: (searchId: string, update: SearchUpdate) => Promise<Search>;
@@ -29,7 +43,10 @@ export type SearchSource = {
 function createApiSearchSource({ privateApi }: ApiClients): SearchSource {
   const path = (searchId: string) => `/searches/${encodeURIComponent(searchId)}`;
   return {
-    list: async () => (await privateApi.get<Search[]>('/searches/my_searches')).data,
+    list: async () => ({
+      searches: (await privateApi.get<Search[]>('/searches/my_searches')).data,
+      notice: null,
+    }),
     get: async (searchId) => (await privateApi.get<Search>(path(searchId))).data,
     create: async (newSearch) =>
       (await privateApi.post<Search | undefined>('/searches', newSearch)).data,
@@ -49,7 +66,7 @@ function createApiSearchSource({ privateApi }: ApiClients): SearchSource {
 /** The Mac's local searches through the app's bridge. */
 function createLocalSearchSource(desktop: DesktopHost): SearchSource {
   return {
-    list: () => unwrapHostResult(desktop.searches.list()),
+    list: async () => ({ searches: await unwrapHostResult(desktop.searches.list()), notice: null }),
     get: (searchId) => unwrapHostResult(desktop.searches.get(searchId)),
     create: (newSearch) => unwrapHostResult(desktop.searches.create(newSearch)),
     update: (searchId, update) => unwrapHostResult(desktop.searches.update(searchId, update)),
@@ -60,15 +77,24 @@ function createLocalSearchSource(desktop: DesktopHost): SearchSource {
     history: (searchId, days) => unwrapHostResult(desktop.searches.history(searchId, days)),
     isLocal: async (searchId) => {
       const result = await desktop.searches.get(searchId);
-      return result.ok || result.error.reason !== 'not_found';
+      return result.ok || result.error.code !== 'not_found';
     },
   };
+}
+
+/** Why the account's searches are missing from the app's list. */
+function describeAccountListFailure(error: unknown): string {
+  if (readErrorStatus(error) === 403) return ACCOUNT_SEARCHES_NEED_PLAN_TEXT;
+  return isUnansweredRequest(error)
+    ? ACCOUNT_SEARCHES_UNANSWERED_TEXT
+    : ACCOUNT_SEARCHES_FAILED_TEXT;
 }
 
 /**
  * The app's searches: the ones on this Mac and, after login, the account's (paid plans)
  * beside them. New searches are made on the Mac. An account list that fails (no paid plan:
- * 403, or offline) leaves the local ones on screen without an error.
+ * 403, or offline) leaves the local ones on screen, with a note saying why the account's
+ * are missing rather than an error.
  */
 function createDesktopSearchSource(
   desktop: DesktopHost,
@@ -82,11 +108,13 @@ function createDesktopSearchSource(
       const mine = await local.list();
       if (!isSignedIn) return mine;
       try {
-        return [...mine, ...(await account.list())];
+        const theirs = await account.list();
+        return { searches: [...mine.searches, ...theirs.searches], notice: null };
       } catch (error) {
-        if (readErrorStatus(error) !== 403)
+        if (readErrorStatus(error) !== 403) {
           console.error('Account searches could not be read', error);
-        return mine;
+        }
+        return { searches: mine.searches, notice: describeAccountListFailure(error) };
       }
     },
     get: async (searchId) => (await pick(searchId)).get(searchId),

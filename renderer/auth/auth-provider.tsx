@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { AppConfig } from '#shared/api/app-config.ts';
 import { loadChunk } from '../components/chunk-loading.ts';
 import { AuthContext, type AuthState, type AuthUser } from './auth-context.tsx';
+import { hasCallbackParams } from './callback-params.ts';
 import { hasLoginHint } from './login-hint.ts';
 
 type LoginState = { isLoading: boolean; isAuthenticated: boolean; user: AuthUser | null };
@@ -54,9 +55,14 @@ export function AuthProvider({ config, children }: { config: AppConfig; children
     let client: Promise<Auth0Client> | undefined;
     return () => (client ??= createClient(config));
   }, [config]);
+  // A /callback without a login answer completes nothing: the route just goes home.
+  const isCompletingLogin = useMemo(
+    () => window.location.pathname === '/callback' && hasCallbackParams(window.location.search),
+    [],
+  );
   const mayBeLoggedIn = useMemo(
-    () => window.location.pathname === '/callback' || hasLoginHint(config.auth.clientId),
-    [config],
+    () => isCompletingLogin || hasLoginHint(config.auth.clientId),
+    [config, isCompletingLogin],
   );
   const [state, setState] = useState<LoginState>({
     isLoading: mayBeLoggedIn,
@@ -66,7 +72,7 @@ export function AuthProvider({ config, children }: { config: AppConfig; children
 
   useEffect(() => {
     // On /callback the redirect's completion (completeLogin) sets the state instead.
-    if (!mayBeLoggedIn || window.location.pathname === '/callback') {
+    if (!mayBeLoggedIn || isCompletingLogin) {
       return undefined;
     }
     let isCurrent = true;
@@ -82,7 +88,7 @@ export function AuthProvider({ config, children }: { config: AppConfig; children
     return () => {
       isCurrent = false;
     };
-  }, [getClient, mayBeLoggedIn]);
+  }, [getClient, mayBeLoggedIn, isCompletingLogin]);
 
   // Actions depend only on the client, so consumers (the API clients) keep stable references.
   const actions = useMemo<Omit<AuthState, keyof LoginState>>(

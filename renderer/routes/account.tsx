@@ -4,14 +4,14 @@ import Form from 'react-bootstrap/Form';
 import PhoneInput from 'react-phone-number-input';
 import 'react-phone-number-input/style.css';
 import type { Account } from '#shared/api/account.ts';
-import { ERROR_REASONS } from '#shared/api/errors.ts';
+import { ERROR_CODES } from '#shared/api/errors.ts';
 import { useMyAccount, useSaveAccount } from '../api/account-queries.ts';
 import { useApi } from '../api/api-client.ts';
-import { readErrorReason } from '../api/api-errors.ts';
+import { describeRequestError, readErrorCode } from '../api/api-errors.ts';
 import { createPortalSession } from '../api/billing-calls.ts';
 import { useAuth } from '../auth/auth-context.tsx';
 import { useAppConfig } from '../boot/app-config-context.tsx';
-import { EmojiFlag } from '../components/emoji-flag.tsx';
+import { SvgFlag } from '../components/svg-flag.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
 
@@ -79,9 +79,12 @@ export function AccountRoute() {
       }
     } catch (error) {
       setBillingNote(
-        readErrorReason(error) === ERROR_REASONS.billingNotConfigured
+        readErrorCode(error) === ERROR_CODES.billingNotConfigured
           ? BILLING_NOT_CONFIGURED_TEXT
-          : "The billing portal couldn't be opened. Please try again later.",
+          : describeRequestError(
+              error,
+              "The billing portal couldn't be opened. Please try again later.",
+            ),
       );
     } finally {
       setIsOpeningPortal(false);
@@ -93,7 +96,10 @@ export function AccountRoute() {
       <h1 className="h2 mb-4">My Account</h1>
       {account.isError ? (
         <p className="text-danger" role="alert">
-          Your account couldn't be loaded. Please reload the page.
+          {describeRequestError(
+            account.error,
+            "Your account couldn't be loaded. Please reload the page.",
+          )}
         </p>
       ) : null}
       <Form onSubmit={submit} noValidate>
@@ -113,7 +119,7 @@ export function AccountRoute() {
           <PhoneInput
             id="account-phone"
             defaultCountry="US"
-            flagComponent={EmojiFlag}
+            flagComponent={SvgFlag}
             international={false}
             autoComplete="tel"
             placeholder="(201) 555-0123"
@@ -138,7 +144,7 @@ export function AccountRoute() {
         />
         {save.isError ? (
           <p className="text-danger" role="alert">
-            {ACCOUNT_SAVE_FAILED_TEXT}
+            {describeRequestError(save.error, ACCOUNT_SAVE_FAILED_TEXT)}
           </p>
         ) : null}
         <Button type="submit" variant="primary" disabled={isDisabled}>

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { describeRequestError } from '../api/api-errors.ts';
 import { useMySearches } from '../api/search-queries.ts';
 import { loadChunk } from '../components/chunk-loading.ts';
 import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
@@ -33,21 +34,23 @@ export function MySearchesScreen() {
     setHasCreateLoaded(true);
   }
 
+  // In the app, why the account's searches are missing beside the Mac's (e.g. no paid plan).
+  const notice = searches.data?.notice ?? null;
   let content;
   if (searches.isPending) {
     content = <SpinnerScreen label="Loading your searches..." />;
   } else if (searches.isError) {
     content = (
       <p className="text-danger" role="alert">
-        {SEARCH_LIST_ERROR_TEXT}
+        {describeRequestError(searches.error, SEARCH_LIST_ERROR_TEXT)}
       </p>
     );
-  } else if (searches.data.length === 0) {
+  } else if (searches.data.searches.length === 0) {
     content = <p className="lead text-center py-5">Add a search!</p>;
   } else {
     content = (
       <div className="row row-cols-1 row-cols-md-2 row-cols-lg-3 g-3">
-        {searches.data.map((search) => (
+        {searches.data.searches.map((search) => (
           <div className="col" key={search.search_id}>
             <SearchCard search={search} onDelete={modals.askDeleteSearch} />
           </div>
@@ -77,6 +80,11 @@ export function MySearchesScreen() {
         </Button>
       </div>
       {host.desktop === undefined ? null : <DesktopWatchPanel desktop={host.desktop} />}
+      {notice === null ? null : (
+        <p className="small text-body-secondary" role="status">
+          {notice}
+        </p>
+      )}
       {content}
       {hasCreateLoaded ? (
         <Suspense fallback={null}>

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ERROR_REASONS } from '#shared/api/errors.ts';
+import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { Db } from '#server/db/database.ts';
 import { findOrCreateUserByIdentity } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
@@ -33,7 +33,7 @@ export const authenticatePlugin = fp(
     app.decorateRequest('authenticatedUser', null);
     app.decorateRequest('requireUser', function requireUser(this: FastifyRequest): UserRow {
       if (this.authenticatedUser === null) {
-        throw new AppError(401, ERROR_REASONS.unauthenticated, 'Sign in to continue');
+        throw new AppError(401, ERROR_CODES.unauthenticated, 'Sign in to continue');
       }
       return this.authenticatedUser;
     });
@@ -52,7 +52,7 @@ async function resolveUser(
   if (token === undefined) {
     throw new AppError(
       401,
-      ERROR_REASONS.unauthenticated,
+      ERROR_CODES.unauthenticated,
       'Sign in to continue (missing bearer token)',
     );
   }
@@ -65,14 +65,14 @@ async function resolveUser(
       request.log.error({ err: error }, 'cannot fetch the login provider keys');
       throw new AppError(
         503,
-        ERROR_REASONS.loginUnavailable,
+        ERROR_CODES.loginUnavailable,
         'Sign-in is temporarily unavailable; try again shortly',
       );
     }
     request.log.info({ err: error }, 'rejected access token');
     throw new AppError(
       401,
-      ERROR_REASONS.unauthenticated,
+      ERROR_CODES.unauthenticated,
       'Your session has expired or is not valid; sign in again',
     );
   }

@@ -7,7 +7,7 @@ import {
   postCheckoutRequestSchema,
   postCheckoutResponseSchema,
 } from '#shared/api/billing.ts';
-import { ERROR_REASONS, errorBodySchema } from '#shared/api/errors.ts';
+import { ERROR_CODES, errorBodySchema } from '#shared/api/errors.ts';
 import { AppError } from '#server/services/app-error.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 503: errorBodySchema };
@@ -56,7 +56,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
 function rejectUnconfiguredBilling(): never {
   throw new AppError(
     503,
-    ERROR_REASONS.billingNotConfigured,
+    ERROR_CODES.billingNotConfigured,
     'Billing is not configured on this installation yet',
   );
 }

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '#shared/api/errors.ts';
@@ -18,6 +19,7 @@ import {
   getUserSearch,
   listUserSearches,
   requireOwnedSearch,
+  requireSearchAccess,
   updateUserSearch,
 } from '#server/services/searches-service.ts';
 
@@ -28,8 +30,18 @@ const errors = {
   404: errorBodySchema,
 };
 
-/** The signed-in user's saved searches and their inventory. */
+/**
+ * preValidation hook of every /searches route: the plan is checked before the input is
+ * validated or the search looked up, so a Good-plan account gets one answer for everything.
+ */
+export async function checkSearchAccess(request: FastifyRequest): Promise<void> {
+  requireSearchAccess(request.requireUser());
+}
+
+/** The signed-in user's saved searches and their inventory (paid plans only). */
 export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.addHook('preValidation', checkSearchAccess);
+
   app.get(
     '/searches/my_searches',
     { schema: { response: { 200: searchListSchema, ...errors } } },

@@ -9,11 +9,22 @@ import {
 import type { Db } from '#server/db/database.ts';
 import { requireOwnedSearch } from '#server/services/searches-service.ts';
 import { computeSearchHistory, computeWatchStatus } from '#server/watch/reads.ts';
+import { checkSearchAccess } from './searches.ts';
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+};
 
-/** GET /v2/searches/{id}/history (signed in): restock events and daily counts for the search. */
+/**
+ * GET /v2/searches/{id}/history (signed in, paid plans): restock events and daily counts for
+ * the search.
+ */
 export const watchHistoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.addHook('preValidation', checkSearchAccess);
+
   app.get(
     '/searches/:id/history',
     {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { ERROR_REASONS } from '#shared/api/errors.ts';
+import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
-import { getPlan, isPaidPlan } from '#shared/domain/plans.ts';
+import { getPlan, isPaidPlan, PLANS, type Plan } from '#shared/domain/plans.ts';
 import type { Executor } from '#server/db/database.ts';
 import {
   findProductType,
@@ -27,15 +27,45 @@ import {
   loadSearchCatalog,
 } from './inventory-service.ts';
 
-/** The signed-in user's searches; the website's list is for paid plans (spec section 6). */
-export async function listUserSearches(db: Executor, user: UserRow): Promise<Search[]> {
+/** "Better or Premium": the plans that include searches on the website. */
+function listPaidPlanTitles(): string {
+  const titles = PLANS.filter((plan) => isPaidPlan(plan.code)).map((plan) => plan.title);
+  return titles.length < 2
+    ? titles.join('')
+    : `${titles.slice(0, -1).join(', ')} or ${titles.at(-1) ?? ''}`;
+}
+
+/**
+ * Web access to searches is for paid plans (spec section 6). Every search read and write
+ * checks this first, before the search is even looked up, so a Good-plan account gets the
+ * same 403 for its own searches, someone else's and ones that do not exist.
+ */
+export function requireSearchAccess(user: UserRow): void {
   if (!isPaidPlan(user.plan)) {
     throw new AppError(
       403,
-      ERROR_REASONS.subscriptionRequired,
-      'Searches on the web need a Better or Premium subscription',
+      ERROR_CODES.subscriptionRequired,
+      `The ${getPlan(user.plan).title} plan has no searches on the web`,
+      {
+        reason: `Searches on the website need a ${listPaidPlanTitles()} plan. Upgrade on the Pricing page, or use the free search in the Shelfwatch app for Mac.`,
+      },
     );
   }
+}
+
+/** The sentence of a refused create: the plan, its limit and the plans that allow more. */
+function describeSearchLimit(plan: Plan): string {
+  const allowance = `Your ${plan.title} plan allows ${plan.searches} search${plan.searches === 1 ? '' : 'es'}.`;
+  const larger = PLANS.filter((candidate) => candidate.searches > plan.searches).map(
+    (candidate) => candidate.title,
+  );
+  return larger.length === 0
+    ? `${allowance} Delete a search you no longer need to add another.`
+    : `${allowance} Upgrade to ${larger.join(' or ')} to add more, or delete a search you no longer need.`;
+}
+
+/** The signed-in user's searches, oldest first. */
+export async function listUserSearches(db: Executor, user: UserRow): Promise<Search[]> {
   const rows = await listSearchesByUser(db, user.id);
   const preferred = await listPreferredParts(
     db,
@@ -84,12 +114,14 @@ export async function createUserSearch(
     if (locked === undefined) {
       throw notFound('Account');
     }
-    const limit = getPlan(locked.plan).searches;
-    if ((await countSearchesByUser(trx, locked.id)) >= limit) {
+    const plan = getPlan(locked.plan);
+    const count = await countSearchesByUser(trx, locked.id);
+    if (count >= plan.searches) {
       throw new AppError(
         403,
-        ERROR_REASONS.searchLimitReached,
-        `Your ${getPlan(locked.plan).title} plan allows ${limit} search${limit === 1 ? '' : 'es'}; delete one or upgrade to add more`,
+        ERROR_CODES.searchLimitReached,
+        `${count} of ${plan.searches} searches of the ${plan.title} plan in use`,
+        { reason: describeSearchLimit(plan) },
       );
     }
     const { countryCode } = await requireCatalogEntries(trx, input.product_type, input.store_id);
@@ -140,8 +172,12 @@ export async function updateUserSearch(
     if (input.send_text_updates && !getPlan(user.plan).features.textNotifications) {
       throw new AppError(
         403,
-        ERROR_REASONS.subscriptionRequired,
-        'Text notifications are only allowed for Premium subscribers.',
+        ERROR_CODES.subscriptionRequired,
+        `send_text_updates: not included in the ${getPlan(user.plan).title} plan`,
+        {
+          reason: 'Text notifications are only allowed for Premium subscribers.',
+          field: 'send_text_updates',
+        },
       );
     }
     const row = await updateOwnedSearch(trx, user.id, searchId, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorBody } from '#shared/api/errors.ts';
 import { newSearchSchema, searchUpdateSchema } from '#shared/api/searches.ts';
 import type { IpcInvokeChannel } from './ipc-channels.ts';
 import { desktopSettingsPatchSchema } from './local-search.ts';
@@ -70,8 +71,11 @@ export const IPC_REQUEST_SCHEMAS = {
 /** The parsed payload of a request channel. */
 export type IpcRequest<C extends IpcInvokeChannel> = z.infer<(typeof IPC_REQUEST_SCHEMAS)[C]>;
 
-/** Why a request failed: a stable reason, a readable message, the field when input was bad. */
-export type IpcError = { reason: string; message: string; field?: string };
+/**
+ * Why a request failed, shaped as the API's error body: a stable `code`, a `reason` sentence
+ * for the person, the `message` detail and the field when input was bad.
+ */
+export type IpcError = ErrorBody;
 
 /** Every answer of a request channel. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };

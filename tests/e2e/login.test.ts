@@ -8,8 +8,10 @@ import { createTokenVerifier } from '#server/plugins/auth/index.ts';
 import { createIdpAccount, type IdpAccount } from '#server/plugins/idp/index.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
+import { startTestStack, type TestStack } from '#tests/helpers/stack.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { startTestIdentityProvider, type TestIdentityProvider } from '#tests/helpers/tokens.ts';
+import { chooseOption, ensureWebsiteBuilt, signIn } from './website/site-helpers.ts';
 
 /** What the test page puts on `window` for the test to drive. */
 type TestWindow = Window & { auth0Client: Auth0Client; isAuth0Ready?: boolean };
@@ -161,4 +163,115 @@ describe('signing in to the website through the embedded provider with auth0-spa
     expect(pageErrors).toEqual([]);
     await context.close();
   }, 90_000);
+});
+
+describe('the website around its login', { timeout: 90_000 }, () => {
+  const GOOD = {
+    email: 'good@example.com',
+    password: 'a good long password',
+    plan: 'good' as const,
+  };
+  const BETTER = {
+    email: 'better@example.com',
+    password: 'a better long password',
+    plan: 'better' as const,
+  };
+  let stack: TestStack;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    await ensureWebsiteBuilt();
+    stack = await startTestStack();
+    await stack.createUser(GOOD);
+    await stack.createUser(BETTER);
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('sends /callback without login parameters home, in place, with no error page', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${stack.baseUrl}/download`);
+    await page.goto(`${stack.baseUrl}/callback`);
+    await page.waitForURL(`${stack.baseUrl}/`);
+    await page
+      .getByRole('heading', { name: 'Stop waiting weeks for Apple products to ship.' })
+      .waitFor();
+    expect(await page.getByText('no query params', { exact: false }).count()).toBe(0);
+    expect(await page.getByText('Login failed', { exact: false }).count()).toBe(0);
+    // Replaced, not pushed: Back leaves for the page before, not to /callback.
+    await page.goBack();
+    await page.waitForURL(`${stack.baseUrl}/download`);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the site's icon on the provider's sign-in page, which never answers 404", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const missing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url());
+    });
+    await page.goto(`${stack.baseUrl}/`);
+    const siteIconHref = await page.locator('link[rel="icon"]').getAttribute('href');
+    const siteIcon = await page.request.get(new URL(siteIconHref ?? '', stack.baseUrl).href);
+    expect(siteIcon.status()).toBe(200);
+
+    await page.goto(`${stack.baseUrl}/force_login`);
+    await page.waitForURL((url) => url.href.startsWith(`${stack.issuer}interaction/`));
+    await page.getByLabel('Password').waitFor();
+    const providerIconHref = await page.locator('link[rel="icon"]').getAttribute('href');
+    const providerIcon = await page.request.get(new URL(providerIconHref ?? '', stack.issuer).href);
+    expect(providerIcon.status()).toBe(200);
+    expect(providerIcon.headers()['content-type']).toBe('image/svg+xml');
+    expect(Buffer.compare(await providerIcon.body(), await siteIcon.body())).toBe(0);
+    // Browsers also ask for /favicon.ico on their own, e.g. on the provider's error pages.
+    expect((await page.request.get(`${stack.issuer}favicon.ico`)).status()).toBe(200);
+    expect(missing).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps a Good-plan account out of web searches: the list error, and home from a search page', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, stack.baseUrl, GOOD.email, GOOD.password);
+    await page
+      .getByText(
+        'An error occurred when attempting to fetch this resource. Please confirm you have an active subscription.',
+      )
+      .waitFor();
+    await page.goto(`${stack.baseUrl}/search/00000000-0000-4000-8000-000000000000`);
+    await page.waitForURL(`${stack.baseUrl}/`);
+    await context.close();
+  });
+
+  it('says "An unexpected error occurred" when creating a search gets no answer', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, stack.baseUrl, BETTER.email, BETTER.password);
+    await page.getByText('Add a search!').waitFor();
+    await page.route(`${stack.baseUrl}/v2/searches`, (route) =>
+      route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await page.getByRole('button', { name: 'Create new search' }).first().click();
+    await page.getByRole('dialog').waitFor();
+    await chooseOption(page, 'Select a product', 'iPhone 16 Pro', /^iPhone 16 Pro$/);
+    await chooseOption(
+      page,
+      'Select a store',
+      'Union Square',
+      /^Union Square \| San Francisco, CA$/,
+    );
+    await page.getByRole('button', { name: 'Create search' }).click();
+    const alert = page.getByRole('dialog').getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('An unexpected error occurred');
+    await context.close();
+  });
 });

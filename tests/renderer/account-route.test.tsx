@@ -10,6 +10,7 @@ import {
 import { account } from './fixtures.ts';
 import {
   createFakeApi,
+  createUnreachableApi,
   renderWithApp,
   testConfig,
   type FakeAnswer,
@@ -42,9 +43,22 @@ describe('My Account', () => {
       true,
     );
     expect(screen.getByRole('button', { name: 'Save account' })).toHaveProperty('disabled', false);
-    // The phone field defaults to the US and draws its flag without a third-party image.
-    expect(document.querySelector('.phone-field .emoji-flag')?.textContent).toBe('🇺🇸');
-    expect(document.querySelector('.phone-field img')).toBeNull();
+    // The phone field defaults to the US and draws its bundled SVG flag, not a CDN's or an emoji.
+    // The library hides the icon from assistive tech: its country select already names it.
+    const flag = screen.getByRole('img', { name: 'United States', hidden: true });
+    expect(flag.tagName).toBe('IMG');
+    expect(flag.getAttribute('src')).toMatch(/\/(US|UM)[^/]*\.svg/);
+    expect(flag.getAttribute('src')).not.toMatch(/^https?:/);
+  });
+
+  it('swaps the flag when the visitor picks another country', async () => {
+    renderAccount({});
+    await screen.findByDisplayValue('pat@example.com');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Phone number country' }), {
+      target: { value: 'DE' },
+    });
+    const flag = await screen.findByRole('img', { name: 'Germany', hidden: true });
+    expect(flag.getAttribute('src')).toMatch(/\/DE[^/]*\.svg/);
   });
 
   it('disables everything and says "Loading..." while loading', () => {
@@ -61,7 +75,12 @@ describe('My Account', () => {
     renderAccount({
       'PATCH /account': () => ({
         status: 400,
-        body: { reason: 'invalid_input', message: 'bad phone', field: 'phone_number' },
+        body: {
+          code: 'invalid_input',
+          reason: "Some of the information sent isn't valid.",
+          message: 'bad phone',
+          field: 'phone_number',
+        },
       }),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Save account' }));
@@ -70,6 +89,24 @@ describe('My Account', () => {
     expect(ACCOUNT_SAVE_FAILED_TEXT).toBe(
       'Failed to save account information. Please check that your phone number is entered correctly.',
     );
+  });
+
+  it('says "An unexpected error occurred" when the account request gets no answer', async () => {
+    const api = await createUnreachableApi();
+    renderWithApp([{ path: '/account', element: <AccountRoute /> }], { path: '/account', api });
+    const alert = await screen.findByRole('alert', undefined, { timeout: 5000 });
+    expect(alert.textContent).toBe('An unexpected error occurred');
+  });
+
+  it('says "An unexpected error occurred" when saving gets no answer', async () => {
+    renderAccount({
+      'PATCH /account': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Save account' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('An unexpected error occurred');
   });
 
   it('sends the form values and replaces the cached account on success', async () => {
@@ -115,7 +152,11 @@ describe('My Account', () => {
       {
         'POST /account/create-portal-session': () => ({
           status: 503,
-          body: { reason: 'billing_not_configured', message: 'no' },
+          body: {
+            code: 'billing_not_configured',
+            reason: "Subscriptions aren't set up.",
+            message: 'no',
+          },
         }),
       },
       { ...testConfig, isBillingConfigured: true },

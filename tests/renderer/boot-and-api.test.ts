@@ -3,10 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { appConfigSchema } from '#shared/api/app-config.ts';
 import {
   describeCreateSearchError,
-  readErrorReason,
+  describeRequestError,
+  isUnansweredRequest,
+  readErrorCode,
   shouldRetryQuery,
+  UNEXPECTED_ERROR_TEXT,
   UnexpectedRequestError,
 } from '#renderer/api/api-errors.ts';
+import { HostRequestError } from '#renderer/api/host-errors.ts';
+import { hasCallbackParams } from '#renderer/auth/callback-params.ts';
 import { hasLoginHint } from '#renderer/auth/login-hint.ts';
 import { readReturnTo } from '#renderer/auth/auth-provider.tsx';
 import { isUsableAppConfig, loadAppConfig } from '#renderer/boot/load-app-config.ts';
@@ -77,20 +82,45 @@ describe('API error rules', () => {
     expect(shouldRetryQuery(0, new UnexpectedRequestError(new Error('offline')))).toBe(true);
   });
 
-  it('words create errors from reason, else message, else unknown', () => {
+  it('words create errors from the reason sentence, else message, else unknown', () => {
+    const limit = 'Your Better plan allows 5 searches. Upgrade to Premium to add more.';
     expect(
       describeCreateSearchError(
-        httpError(403, { reason: 'search_limit_reached', message: 'Limit' }),
+        httpError(403, { code: 'search_limit_reached', reason: limit, message: '5 of 5 in use' }),
       ),
-    ).toBe('Error: search_limit_reached');
+    ).toBe(`Error: ${limit}`);
     expect(describeCreateSearchError(httpError(400, { message: 'Bad store' }))).toBe(
       'Error: Bad store',
     );
     expect(describeCreateSearchError(httpError(500, '<html>'))).toBe('Error: unknown');
-    expect(describeCreateSearchError(new UnexpectedRequestError(null))).toBe('Error: unknown');
-    expect(readErrorReason(httpError(503, { reason: 'billing_not_configured', message: '' }))).toBe(
-      'billing_not_configured',
-    );
+    expect(
+      describeCreateSearchError(
+        new HostRequestError({ code: 'free_search_limit', reason: 'Log in.', message: 'x' }),
+      ),
+    ).toBe('Error: Log in.');
+  });
+
+  it('reads the machine code, not the sentence', () => {
+    const body = { code: 'billing_not_configured', reason: 'Not set up.', message: '' };
+    expect(readErrorCode(httpError(503, body))).toBe('billing_not_configured');
+    expect(readErrorCode(httpError(503, { reason: 'billing_not_configured' }))).toBeUndefined();
+    expect(
+      readErrorCode(new HostRequestError({ code: 'not_found', reason: 'Gone.', message: 'Gone.' })),
+    ).toBe('not_found');
+  });
+
+  it('shows the generic text for a request that got no answer, wherever it is shown', () => {
+    const offline = new UnexpectedRequestError(new TypeError('Failed to fetch'));
+    const aborted = new AxiosError('canceled', AxiosError.ERR_CANCELED);
+    expect(isUnansweredRequest(offline)).toBe(true);
+    expect(isUnansweredRequest(aborted)).toBe(true);
+    expect(isUnansweredRequest(httpError(500))).toBe(false);
+    expect(
+      isUnansweredRequest(new HostRequestError({ code: 'x', reason: 'y', message: 'z' })),
+    ).toBe(false);
+    expect(describeCreateSearchError(offline)).toBe(UNEXPECTED_ERROR_TEXT);
+    expect(describeRequestError(offline, 'Could not load.')).toBe(UNEXPECTED_ERROR_TEXT);
+    expect(describeRequestError(httpError(500), 'Could not load.')).toBe('Could not load.');
   });
 
   it('names non-HTTP failures with the generic text', () => {
@@ -121,6 +151,14 @@ describe('login helpers', () => {
       false,
     );
     expect(hasLoginHint('web', '', storage(['@@auth0spajs@@::web::default::openid']))).toBe(true);
+  });
+
+  it('sees a login answer on /callback only with code and state, or an error', () => {
+    expect(hasCallbackParams('?code=abc&state=xyz')).toBe(true);
+    expect(hasCallbackParams('?error=access_denied&state=xyz')).toBe(true);
+    expect(hasCallbackParams('')).toBe(false);
+    expect(hasCallbackParams('?code=abc')).toBe(false);
+    expect(hasCallbackParams('?utm_source=mail')).toBe(false);
   });
 
   it('returns only to paths inside the site', () => {

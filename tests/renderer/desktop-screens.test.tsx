@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Search } from '#shared/api/searches.ts';
 import type { DesktopHost, HostBridge } from '#shared/bridge.ts';
-import type { IpcResult } from '#shared/desktop/ipc-contract.ts';
+import type { ApiResponse, IpcResult } from '#shared/desktop/ipc-contract.ts';
 import {
   DEFAULT_DESKTOP_SETTINGS,
   FREE_LIMIT_MESSAGE,
@@ -12,6 +12,10 @@ import {
 } from '#shared/desktop/local-search.ts';
 import { createApiClients } from '#renderer/api/api-client.ts';
 import { createBridgeAdapter } from '#renderer/api/bridge-adapter.ts';
+import {
+  ACCOUNT_SEARCHES_NEED_PLAN_TEXT,
+  ACCOUNT_SEARCHES_UNANSWERED_TEXT,
+} from '#renderer/api/search-source.ts';
 import { MAC_ALERTS_NOTE, PREFERRED_MODEL_HINT } from '#renderer/components/search-settings.tsx';
 import { SEARCH_LIST_ERROR_TEXT } from '#renderer/routes/my-searches.tsx';
 import { appRoutes } from '#renderer/router.tsx';
@@ -63,7 +67,11 @@ function createFakeDesktop(overrides: { searches?: Search[]; status?: DesktopWat
       create: vi.fn(() =>
         Promise.resolve<IpcResult<Search>>({
           ok: false,
-          error: { reason: FREE_LIMIT_REASON, message: FREE_LIMIT_MESSAGE },
+          error: {
+            code: FREE_LIMIT_REASON,
+            reason: FREE_LIMIT_MESSAGE,
+            message: FREE_LIMIT_MESSAGE,
+          },
         }),
       ),
       update: vi.fn(() => ok(localSearch)),
@@ -145,7 +153,7 @@ describe('the shared screens inside the macOS app', () => {
     expect(await screen.findByText(/Checks are failing: Apple refused the request/)).toBeTruthy();
   });
 
-  it('refuses a second free search with the message and a Login button', async () => {
+  it('refuses a second free search with its sentence (not its code) and a Login button', async () => {
     const { host } = createFakeDesktop();
     const auth = signedOut();
     renderWithApp(appRoutes, { host, auth });
@@ -157,8 +165,8 @@ describe('the shared screens inside the macOS app', () => {
     fireEvent.keyDown(store, { key: 'ArrowDown' });
     fireEvent.click(await screen.findByText('Union Square | San Francisco, CA'));
     fireEvent.click(screen.getByRole('button', { name: 'Create search' }));
-    expect(await screen.findByText(`Error: ${FREE_LIMIT_REASON}`)).toBeTruthy();
-    expect(screen.getByText(FREE_LIMIT_MESSAGE)).toBeTruthy();
+    expect(await screen.findByText(`Error: ${FREE_LIMIT_MESSAGE}`)).toBeTruthy();
+    expect(screen.queryByText(FREE_LIMIT_REASON, { exact: false })).toBeNull();
     // The navbar has a Login button too; the dialog's is the last one.
     fireEvent.click(screen.getAllByRole('button', { name: 'Login' }).at(-1)!);
     await waitFor(() => expect(auth.login).toHaveBeenCalledWith('/'));
@@ -210,16 +218,43 @@ describe('the shared screens inside the macOS app', () => {
     );
   });
 
-  it('shows the local searches without an error when the account has no paid plan (403)', async () => {
+  it('shows the local searches and says why when the account has no paid plan (403)', async () => {
     const { host, desktop, localSearch } = createFakeDesktop();
     desktop.searches.list = vi.fn(() => ok([localSearch]));
     desktop.api.request = vi.fn(() =>
-      ok({ status: 403, body: { reason: 'subscription_required', message: 'Paid plan needed' } }),
+      ok({
+        status: 403,
+        body: {
+          code: 'subscription_required',
+          reason: 'Searches on the website need a Better or Premium plan.',
+          message: 'The Good plan has no searches on the web',
+        },
+      }),
     );
     renderWithApp(appRoutes, { host, auth: createFakeAuth(), api: bridgeApi(desktop) });
     expect(await screen.findByText('Union Square')).toBeTruthy();
-    await waitFor(() => expect(desktop.api.request).toHaveBeenCalled());
+    expect(await screen.findByText(ACCOUNT_SEARCHES_NEED_PLAN_TEXT)).toBeTruthy();
     expect(screen.queryByText(SEARCH_LIST_ERROR_TEXT)).toBeNull();
+  });
+
+  it('keeps the local searches when the account cannot be reached, with the generic text', async () => {
+    const { host, desktop, localSearch } = createFakeDesktop();
+    desktop.searches.list = vi.fn(() => ok([localSearch]));
+    // The main process could not reach the API: the bridge answers an error, not an HTTP status.
+    desktop.api.request = vi.fn(() =>
+      Promise.resolve<IpcResult<ApiResponse>>({
+        ok: false,
+        error: {
+          code: 'offline',
+          reason: "Shelfwatch couldn't reach your account.",
+          message: "Shelfwatch couldn't reach your account.",
+        },
+      }),
+    );
+    renderWithApp(appRoutes, { host, auth: createFakeAuth(), api: bridgeApi(desktop) });
+    expect(await screen.findByText('Union Square')).toBeTruthy();
+    expect(await screen.findByText(ACCOUNT_SEARCHES_UNANSWERED_TEXT)).toBeTruthy();
+    expect(ACCOUNT_SEARCHES_UNANSWERED_TEXT).toContain('An unexpected error occurred');
   });
 
   it('has no settings screen on the website', async () => {

@@ -3,7 +3,12 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import { MySearchesScreen, SEARCH_LIST_ERROR_TEXT } from '#renderer/routes/my-searches.tsx';
 import { search } from './fixtures.ts';
-import { createFakeApi, renderWithApp, type FakeRoute } from './test-harness.tsx';
+import {
+  createFakeApi,
+  createUnreachableApi,
+  renderWithApp,
+  type FakeRoute,
+} from './test-harness.tsx';
 
 afterEach(cleanup);
 
@@ -25,7 +30,11 @@ describe('My Searches', () => {
     const { api } = renderList({
       'GET /searches/my_searches': () => ({
         status: 403,
-        body: { reason: 'subscription_required', message: 'Paid plan needed' },
+        body: {
+          code: 'subscription_required',
+          reason: 'Searches on the website need a Better or Premium plan.',
+          message: 'The Good plan has no searches on the web',
+        },
       }),
     });
     expect(await screen.findByText(SEARCH_LIST_ERROR_TEXT)).toBeTruthy();
@@ -33,6 +42,14 @@ describe('My Searches', () => {
       'An error occurred when attempting to fetch this resource. Please confirm you have an active subscription.',
     );
     expect(api.calls.filter((call) => call === 'GET /searches/my_searches')).toHaveLength(1);
+  });
+
+  it('says "An unexpected error occurred" when the list request gets no answer', async () => {
+    const api = await createUnreachableApi();
+    renderWithApp([{ path: '/', element: <MySearchesScreen /> }], { api });
+    const alert = await screen.findByRole('alert', undefined, { timeout: 8000 });
+    expect(alert.textContent).toBe('An unexpected error occurred');
+    expect(screen.queryByText(SEARCH_LIST_ERROR_TEXT)).toBeNull();
   });
 
   it('retries other failures at most 3 times', async () => {

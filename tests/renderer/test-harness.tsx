@@ -16,6 +16,7 @@ import { shouldRetryQuery } from '#renderer/api/api-errors.ts';
 import { AuthContext, type AuthState } from '#renderer/auth/auth-context.tsx';
 import { AppConfigContext } from '#renderer/boot/app-config-context.tsx';
 import { HostContext } from '#renderer/host/host-context.tsx';
+import { getFreePort } from '#tests/helpers/free-port.ts';
 
 /** An install config for tests. */
 export const testConfig: AppConfig = {
@@ -50,7 +51,10 @@ export function createFakeApi(routes: Record<string, FakeRoute>) {
     const body: unknown = typeof config.data === 'string' ? JSON.parse(config.data) : config.data;
     const answer =
       route === undefined
-        ? { status: 404, body: { reason: 'not_found', message: `No fake for ${key}` } }
+        ? {
+            status: 404,
+            body: { code: 'not_found', reason: 'Not found.', message: `No fake for ${key}` },
+          }
         : await route({ body });
     const response: AxiosResponse = {
       data: answer.body,
@@ -74,6 +78,21 @@ export function createFakeApi(routes: Record<string, FakeRoute>) {
   clients.publicApi.defaults.adapter = adapter;
   clients.privateApi.defaults.adapter = adapter;
   return { clients, calls };
+}
+
+/**
+ * Real API clients whose signed-in calls go to a loopback port nothing listens on, so they
+ * fail at the network level as when the user is offline; public calls (the catalog) answer
+ * from `publicRoutes`.
+ */
+export async function createUnreachableApi(publicRoutes: Record<string, FakeRoute> = {}) {
+  const closedPort = await getFreePort();
+  const fake = createFakeApi(publicRoutes);
+  const clients = createApiClients(`http://127.0.0.1:${closedPort}`, () =>
+    Promise.resolve('test-token'),
+  );
+  clients.publicApi.defaults.adapter = fake.clients.publicApi.defaults.adapter;
+  return { clients, calls: fake.calls };
 }
 
 /** A signed-in (or not) user whose actions are spies. */

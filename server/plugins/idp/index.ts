@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Db } from '#server/db/database.ts';
 import { buildProviderConfiguration, describeProviderError } from './configuration.ts';
+import { registerFaviconRoutes } from './favicon.ts';
 import { registerInteractionRoutes } from './interaction-routes.ts';
 import { loadOidcProvider, type IdpLogger } from './load-oidc-provider.ts';
 import { purgeExpiredIdpPayloads } from './payload-adapter.ts';
@@ -45,8 +46,8 @@ const defaultLogger: IdpLogger = {
 
 /**
  * Starts an OpenID provider that the unmodified @auth0/auth0-spa-js accepts as an Auth0
- * tenant (see reference/embedded-idp.md): code + PKCE, rotating refresh tokens, RS256 JWT
- * access tokens for the API, logout back to the site; state and keys in PostgreSQL.
+ * tenant (see docs/architecture.md, "Authentication"): code + PKCE, rotating refresh tokens,
+ * RS256 JWT access tokens for the API, logout back to the site; state and keys in PostgreSQL.
  */
 export async function startIdentityProvider(
   options: IdentityProviderOptions,
@@ -81,6 +82,7 @@ export async function startIdentityProvider(
   });
 
   const app = Fastify({ logger: false, trustProxy: isBehindProxy, forceCloseConnections: true });
+  await app.register(registerFaviconRoutes);
   await app.register(registerInteractionRoutes, {
     provider,
     db: options.db,

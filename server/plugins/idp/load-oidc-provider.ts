@@ -8,8 +8,8 @@ let loading: Promise<OidcProviderModule> | undefined;
 
 /**
  * Imports oidc-provider once. On import it prints "Unsupported runtime, use Node.js 22" to
- * stderr on Node 20; it works there (proven in reference/embedded-idp.md), so that one line
- * becomes an info entry in our log instead of an alarming console warning.
+ * stderr on Node 20; it works there, so that one line becomes an info entry in our log instead
+ * of an alarming console warning.
  */
 export async function loadOidcProvider(logger: IdpLogger): Promise<OidcProviderModule> {
   loading ??= importRoutingRuntimeWarning(logger);

@@ -1,3 +1,5 @@
+import { FAVICON_PATH } from './favicon.ts';
+
 /** Message shown when a sign-in attempt fails; deliberately silent about which part was wrong. */
 export const WRONG_CREDENTIALS_MESSAGE = 'Wrong email or password.';
 
@@ -43,6 +45,7 @@ export function renderPage(title: string, body: string, options: { head?: string
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}">
 <title>${escapeHtml(title)} · Shelfwatch</title>
 <style>${STYLES}</style>
 ${options.head ?? ''}

@@ -122,8 +122,8 @@ describe('the macOS app in the desktop harness', () => {
     const refused = (await app.invoke('searches:create', {
       product_type: 'iphone16',
       store_id: STORE_ID,
-    })) as { ok: boolean; error?: { reason: string } };
-    expect(refused).toMatchObject({ ok: false, error: { reason: 'free_search_limit' } });
+    })) as { ok: boolean; error?: { code: string } };
+    expect(refused).toMatchObject({ ok: false, error: { code: 'free_search_limit' } });
     const list = (await app.invoke('searches:list')) as { value: unknown[] };
     expect(list.value).toHaveLength(1);
   });
@@ -188,6 +188,6 @@ describe('the macOS app in the desktop harness', () => {
     expect(local.isNavigationPrevented).toBe(true);
     expect(app.events).not.toContainEqual({ type: 'open-external', url: 'file:///etc/passwd' });
     const foreign = await app.invoke('searches:list', undefined, 'https://example.com/');
-    expect(foreign).toMatchObject({ ok: false, error: { reason: 'forbidden_sender' } });
+    expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
   });
 });

@@ -12,6 +12,12 @@ beforeAll(async () => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
+      if (request.url?.startsWith('/v2/status')) {
+        // A proxy's error page instead of the API's JSON.
+        response.writeHead(502, { 'content-type': 'text/html' });
+        response.end('<html><body>Bad gateway</body></html>');
+        return;
+      }
       const status = request.url?.startsWith('/v2/searches/my_searches') ? 403 : 200;
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(
@@ -67,6 +73,25 @@ describe('the account bridge of the main process', () => {
     expect(refused.status).toBe(403);
   });
 
+  it('turns an answer that is not JSON into an error body with a sentence for the person', async () => {
+    const bridge = createAccountBridge({
+      session: createSession(true),
+      startLogin: () => ({ result: Promise.resolve(), cancel: () => undefined }),
+      apiBaseUrl,
+      fetch,
+      onChange: () => undefined,
+      log: () => undefined,
+    });
+    await expect(bridge.request({ method: 'GET', path: '/status' })).resolves.toEqual({
+      status: 502,
+      body: {
+        code: 'invalid_response',
+        reason: "Shelfwatch's server answered something unreadable. Please try again later.",
+        message: 'Not JSON: HTTP 502 text/html',
+      },
+    });
+  });
+
   it('answers 401 without calling the API when signed out', async () => {
     const fetchSpy = vi.fn(fetch);
     const bridge = createAccountBridge({
@@ -77,8 +102,13 @@ describe('the account bridge of the main process', () => {
       onChange: () => undefined,
       log: () => undefined,
     });
-    await expect(bridge.request({ method: 'GET', path: '/account' })).resolves.toMatchObject({
+    await expect(bridge.request({ method: 'GET', path: '/account' })).resolves.toEqual({
       status: 401,
+      body: {
+        code: 'unauthenticated',
+        reason: 'Log in to see your account.',
+        message: 'Not logged in',
+      },
     });
     expect(fetchSpy).not.toHaveBeenCalled();
   });
@@ -108,7 +138,8 @@ describe('the account bridge of the main process', () => {
     expect(startLogin).toHaveBeenCalledTimes(1);
     bridge.cancelLogin();
     await expect(first).rejects.toMatchObject({
-      reason: 'cancelled',
+      code: 'cancelled',
+      reason: 'Login was cancelled.',
       message: 'Login was cancelled.',
     });
     await expect(second).rejects.toBeInstanceOf(DesktopError);

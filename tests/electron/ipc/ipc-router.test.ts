@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { ERROR_REASON_TEXTS } from '#shared/api/errors.ts';
 import { IPC_INVOKE_CHANNELS, type IpcInvokeChannel } from '#shared/desktop/ipc-contract.ts';
 import { DesktopError } from '#electron/ipc/desktop-error.ts';
 import {
@@ -56,7 +57,13 @@ describe('IPC dispatcher', () => {
       dispatch({ senderFrame: null }, 'searches:remove', { id: SEARCH_ID }),
     ]);
     for (const result of results) {
-      expect(result).toMatchObject({ ok: false, error: { reason: 'forbidden_sender' } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          code: 'forbidden_sender',
+          reason: 'This request did not come from the Shelfwatch window.',
+        },
+      });
     }
     expect(countCalls(spies)).toBe(0);
   });
@@ -65,7 +72,7 @@ describe('IPC dispatcher', () => {
     const { dispatch, spies } = createDispatcher();
     for (const channel of ['searches:drop-all', '__proto__', 'toString', 42, null]) {
       const result = await dispatch(trustedEvent, channel, undefined);
-      expect(result).toMatchObject({ ok: false, error: { reason: 'unknown_channel' } });
+      expect(result).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
     }
     expect(countCalls(spies)).toBe(0);
   });
@@ -75,21 +82,29 @@ describe('IPC dispatcher', () => {
     const result = await dispatch(trustedEvent, 'searches:get', { id: 'not-a-uuid' });
     expect(result).toEqual({
       ok: false,
-      error: { reason: 'invalid_input', message: 'id: Not a search id', field: 'id' },
+      error: {
+        code: 'invalid_input',
+        reason: ERROR_REASON_TEXTS.invalid_input,
+        message: 'id: Not a search id',
+        field: 'id',
+      },
     });
     const nested = await dispatch(trustedEvent, 'searches:history', { id: SEARCH_ID, days: 99 });
-    expect(nested).toMatchObject({ ok: false, error: { reason: 'invalid_input', field: 'days' } });
+    expect(nested).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'days' } });
     const wrongType = await dispatch(trustedEvent, 'watch:set-paused', 'yes');
-    expect(wrongType).toMatchObject({ ok: false, error: { reason: 'invalid_input' } });
+    expect(wrongType).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     const extraKey = await dispatch(trustedEvent, 'settings:update', { is_admin: true });
-    expect(extraKey).toMatchObject({ ok: false, error: { reason: 'invalid_input' } });
+    expect(extraKey).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(countCalls(spies)).toBe(0);
   });
 
-  it('answers a DesktopError with its reason, message and field', async () => {
+  it('answers a DesktopError with its code, reason, message and field', async () => {
     const { dispatch, log } = createDispatcher({
       'searches:create': () => {
-        throw new DesktopError('free_search_limit', 'Log in to add more.', 'store_id');
+        throw new DesktopError('free_search_limit', 'Log in to add more.', {
+          message: '1 of 1 free searches in use',
+          field: 'store_id',
+        });
       },
     });
     const result = await dispatch(trustedEvent, 'searches:create', {
@@ -98,7 +113,12 @@ describe('IPC dispatcher', () => {
     });
     expect(result).toEqual({
       ok: false,
-      error: { reason: 'free_search_limit', message: 'Log in to add more.', field: 'store_id' },
+      error: {
+        code: 'free_search_limit',
+        reason: 'Log in to add more.',
+        message: '1 of 1 free searches in use',
+        field: 'store_id',
+      },
     });
     expect(log).not.toHaveBeenCalled();
   });
@@ -113,7 +133,11 @@ describe('IPC dispatcher', () => {
     const result = await dispatch(trustedEvent, 'watch:status', undefined);
     expect(result).toEqual({
       ok: false,
-      error: { reason: 'internal_error', message: INTERNAL_ERROR_MESSAGE },
+      error: {
+        code: 'internal_error',
+        reason: INTERNAL_ERROR_MESSAGE,
+        message: INTERNAL_ERROR_MESSAGE,
+      },
     });
     expect(JSON.stringify(result)).not.toContain('secret');
     expect(log).toHaveBeenCalledWith(expect.stringContaining('watch:status'), secret);
@@ -159,9 +183,13 @@ describe('isAppFrameSender', () => {
 });
 
 describe('DesktopError', () => {
-  it('leaves the field out of its IpcError when there is none', () => {
+  it('leaves the field out of its IpcError when there is none, and uses the reason as message', () => {
     const error = new DesktopError('not_found', 'Search not found');
-    expect(error.toIpcError()).toEqual({ reason: 'not_found', message: 'Search not found' });
+    expect(error.toIpcError()).toEqual({
+      code: 'not_found',
+      reason: 'Search not found',
+      message: 'Search not found',
+    });
     expect(error).toBeInstanceOf(Error);
   });
 });

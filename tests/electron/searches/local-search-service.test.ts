@@ -69,8 +69,8 @@ describe('local searches on the Mac', () => {
     const { service, read } = createService();
     service.create(newSearch());
     const error = catchDesktopError(() => service.create(newSearch('iphone16', 'R095')));
-    expect(error.reason).toBe(FREE_LIMIT_REASON);
-    expect(error.message).toMatch(/Log in/);
+    expect(error.code).toBe(FREE_LIMIT_REASON);
+    expect(error.reason).toMatch(/Log in/);
     expect(read()).toHaveLength(1);
   });
 
@@ -85,7 +85,12 @@ describe('local searches on the Mac', () => {
   it('names the field of a product or store the catalog does not know', () => {
     const { service, read } = createService();
     const error = catchDesktopError(() => service.create(newSearch('iphone16pro', 'R999')));
-    expect(error).toMatchObject({ reason: 'invalid_input', field: 'store_id' });
+    expect(error).toMatchObject({
+      code: 'invalid_input',
+      reason: "That store isn't in Shelfwatch's store list. Please choose another store.",
+      message: 'store_id: Unknown store',
+      field: 'store_id',
+    });
     expect(read()).toHaveLength(0);
   });
 
@@ -104,8 +109,8 @@ describe('local searches on the Mac', () => {
     expect(updated.include_nearby_store_results).toBe(false);
     expect(read()[0].preferred_parts).toEqual([part]);
     const missing = '00000000-0000-4000-8000-999999999999';
-    expect(catchDesktopError(() => service.get(missing)).reason).toBe('not_found');
-    expect(catchDesktopError(() => service.remove(missing)).reason).toBe('not_found');
+    expect(catchDesktopError(() => service.get(missing)).code).toBe('not_found');
+    expect(catchDesktopError(() => service.remove(missing)).code).toBe('not_found');
     expect(service.remove(created.search_id)).toBeNull();
     expect(read()).toHaveLength(0);
   });

@@ -62,7 +62,10 @@ describe('GET and PATCH /v2/account', () => {
         as: { token, user: undefined as never },
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toMatchObject({ reason: 'unauthenticated' });
+      expect(response.json()).toMatchObject({
+        code: 'unauthenticated',
+        reason: 'Please log in to continue.',
+      });
     }
   });
 
@@ -121,7 +124,7 @@ describe('GET and PATCH /v2/account', () => {
       body: { email: 'dave@example.com', phone_number: '12345', enable_notifications: true },
     });
     expect(badPhone.statusCode).toBe(400);
-    expect(badPhone.json()).toMatchObject({ reason: 'invalid_input', field: 'phone_number' });
+    expect(badPhone.json()).toMatchObject({ code: 'invalid_input', field: 'phone_number' });
     const badEmail = await api.call({
       method: 'PATCH',
       url: '/v2/account',

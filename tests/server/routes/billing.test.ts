@@ -20,7 +20,8 @@ describe('billing calls before billing is configured', () => {
     });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({
-      reason: 'billing_not_configured',
+      code: 'billing_not_configured',
+      reason: "Subscriptions aren't set up on this Shelfwatch installation yet.",
       message: expect.any(String) as string,
     });
     const bad = await api.call({ method: 'POST', url: '/v2/account/post_checkout', body: {} });
@@ -42,7 +43,7 @@ describe('billing calls before billing is configured', () => {
       body: { lookup_key: 'iw-premium-yearly', auth0_id: 'auth0|abc' },
     });
     expect(good.statusCode).toBe(503);
-    expect(good.json()).toMatchObject({ reason: 'billing_not_configured' });
+    expect(good.json()).toMatchObject({ code: 'billing_not_configured' });
   });
 
   it('needs a token for the billing portal, then answers 503', async () => {
@@ -58,7 +59,7 @@ describe('billing calls before billing is configured', () => {
       body: {},
     });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toMatchObject({ reason: 'billing_not_configured' });
+    expect(response.json()).toMatchObject({ code: 'billing_not_configured' });
   });
 });
 
@@ -98,7 +99,11 @@ describe('service endpoints', () => {
     await closing.destroy();
     const response = await broken.inject({ method: 'GET', url: '/v2/products' });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ reason: 'internal_error', message: 'Internal server error' });
+    expect(response.json()).toEqual({
+      code: 'internal_error',
+      reason: 'Something went wrong on our side. Please try again in a moment.',
+      message: 'Internal server error',
+    });
     expect(response.body).not.toContain('pool');
     await broken.close();
   });
@@ -124,7 +129,10 @@ describe('service endpoints', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toMatchObject({ reason: 'login_unavailable' });
+    expect(response.json()).toMatchObject({
+      code: 'login_unavailable',
+      reason: 'Signing in is unavailable right now. Please try again in a few minutes.',
+    });
     await app.close();
   });
 
@@ -137,6 +145,6 @@ describe('service endpoints', () => {
       payload: '{"product_type": ',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ reason: 'invalid_input' });
+    expect(response.json()).toMatchObject({ code: 'invalid_input', field: 'body' });
   });
 });

@@ -117,6 +117,9 @@ describe('public catalog endpoints', () => {
   it('answers unknown /v2 routes with a JSON 404', async () => {
     const response = await api.call({ method: 'GET', url: '/v2/nothing-here' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ reason: 'not_found' });
+    expect(response.json()).toMatchObject({
+      code: 'not_found',
+      reason: "We couldn't find what you asked for. It may have been deleted.",
+    });
   });
 });

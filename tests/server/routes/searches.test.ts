@@ -9,6 +9,7 @@ import {
   upsertNeighbours,
   upsertSnapshots,
 } from '#server/db/repositories/availability-repository.ts';
+import { updateUserPlan } from '#server/db/repositories/users-repository.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -142,7 +143,11 @@ describe('/v2/searches', () => {
     for (const [body, field] of cases) {
       const response = await api.call({ method: 'POST', url: '/v2/searches', as: bob, body });
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
-      expect(response.json()).toMatchObject({ reason: 'invalid_input', field });
+      expect(response.json()).toMatchObject({
+        code: 'invalid_input',
+        reason: "Some of the information sent isn't valid. Please check it and try again.",
+        field,
+      });
     }
     const badPatch = await api.call({
       method: 'PATCH',
@@ -178,7 +183,11 @@ describe('/v2/searches', () => {
     ];
     for (const response of asBob) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toMatchObject({ reason: 'not_found' });
+      expect(response.json()).toEqual({
+        code: 'not_found',
+        reason: "We couldn't find this search. It may have been deleted.",
+        message: 'Search not found',
+      });
     }
     expect(
       searchSchema.parse(
@@ -208,6 +217,7 @@ describe('/v2/searches', () => {
       api.call({ method: 'PATCH', url: `/v2/searches/${UNKNOWN_ID}`, body: {} }),
       api.call({ method: 'DELETE', url: `/v2/searches/${UNKNOWN_ID}` }),
       api.call({ method: 'GET', url: `/v2/searches/${UNKNOWN_ID}/inventory` }),
+      api.call({ method: 'GET', url: `/v2/searches/${UNKNOWN_ID}/history` }),
     ];
     for (const response of await Promise.all(calls)) {
       expect(response.statusCode).toBe(401);
@@ -333,12 +343,19 @@ describe('plan limits and web access', () => {
   afterAll(async () => api.close());
 
   it.each([
-    ['good', 1],
-    ['better', 5],
-    ['best', 10],
+    [
+      'better',
+      5,
+      'Your Better plan allows 5 searches. Upgrade to Premium to add more, or delete a search you no longer need.',
+    ],
+    [
+      'best',
+      10,
+      'Your Premium plan allows 10 searches. Delete a search you no longer need to add another.',
+    ],
   ] as const)(
-    'lets a %s account create %i searches and refuses the next with 403',
-    async (plan, limit) => {
+    'lets a %s account create %i searches and refuses the next with a 403 that says why',
+    async (plan, limit, reason) => {
       const user = await api.createUser(`limit-${plan}`, plan);
       for (let index = 0; index < limit; index += 1) {
         const response = await api.call({
@@ -356,8 +373,11 @@ describe('plan limits and web access', () => {
         body: { product_type: 'iphone16', store_id: 'R095' },
       });
       expect(over.statusCode).toBe(403);
-      expect(over.json()).toMatchObject({ reason: 'search_limit_reached' });
-      expect(over.json<{ message: string }>().message).toContain(`allows ${limit} search`);
+      expect(over.json()).toEqual({
+        code: 'search_limit_reached',
+        reason,
+        message: expect.stringContaining(`${limit} of ${limit} searches`) as unknown,
+      });
     },
   );
 
@@ -377,11 +397,57 @@ describe('plan limits and web access', () => {
     expect(responses.filter((response) => response.statusCode === 403)).toHaveLength(3);
   });
 
-  it('answers my_searches with 403 subscription_required on the free plan', async () => {
-    const user = await api.createUser('free', 'good');
-    const response = await api.call({ method: 'GET', url: '/v2/searches/my_searches', as: user });
-    expect(response.statusCode).toBe(403);
-    expect(response.json()).toMatchObject({ reason: 'subscription_required' });
+  it('answers every search read and write of a Good-plan account with the same 403', async () => {
+    // A search made while on Better, then the plan lapsed to Good; and someone else's search.
+    const lapsed = await api.createUser('lapsed', 'better');
+    const other = await api.createUser('other', 'best');
+    const create = (as: TestUser) =>
+      api.call({
+        method: 'POST',
+        url: '/v2/searches',
+        as,
+        body: { product_type: 'iphone16', store_id: 'R095' },
+      });
+    const own = searchSchema.parse((await create(lapsed)).json());
+    const foreign = searchSchema.parse((await create(other)).json());
+    await updateUserPlan(api.testDb.db, lapsed.user.id, 'good');
+
+    const requests: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; body?: unknown }[] =
+      [{ method: 'GET', url: '/v2/searches/my_searches' }];
+    for (const id of [own.id, foreign.id, UNKNOWN_ID, 'not-a-uuid']) {
+      requests.push(
+        { method: 'GET', url: `/v2/searches/${id}` },
+        { method: 'PATCH', url: `/v2/searches/${id}`, body: { ...own, send_email_updates: false } },
+        { method: 'GET', url: `/v2/searches/${id}/inventory` },
+        { method: 'GET', url: `/v2/searches/${id}/history?days=7` },
+        { method: 'DELETE', url: `/v2/searches/${id}` },
+      );
+    }
+    requests.push(
+      { method: 'POST', url: '/v2/searches', body: { product_type: 'iphone16', store_id: 'R095' } },
+      // Invalid input is refused for the plan too, before any validation could tell more.
+      { method: 'POST', url: '/v2/searches', body: { product_type: 42 } },
+    );
+    for (const request of requests) {
+      const response = await api.call({ ...request, as: lapsed });
+      expect(response.statusCode, `${request.method} ${request.url}`).toBe(403);
+      expect(response.json(), `${request.method} ${request.url}`).toEqual({
+        code: 'subscription_required',
+        reason:
+          'Searches on the website need a Better or Premium plan. Upgrade on the Pricing page, or use the free search in the Shelfwatch app for Mac.',
+        message: 'The Good plan has no searches on the web',
+      });
+    }
+    // Nothing changed: the searches are still there for whoever may read them.
+    const stillThere = await api.call({
+      method: 'GET',
+      url: `/v2/searches/${foreign.id}`,
+      as: other,
+    });
+    expect(stillThere.statusCode).toBe(200);
+    await updateUserPlan(api.testDb.db, lapsed.user.id, 'better');
+    const back = await api.call({ method: 'GET', url: '/v2/searches/my_searches', as: lapsed });
+    expect(searchListSchema.parse(back.json()).map((search) => search.id)).toEqual([own.id]);
   });
 
   it('refuses text updates below Premium', async () => {
@@ -404,6 +470,10 @@ describe('plan limits and web access', () => {
       body: { ...created, send_text_updates: true },
     });
     expect(patch.statusCode).toBe(403);
-    expect(patch.json()).toMatchObject({ reason: 'subscription_required' });
+    expect(patch.json()).toMatchObject({
+      code: 'subscription_required',
+      reason: 'Text notifications are only allowed for Premium subscribers.',
+      field: 'send_text_updates',
+    });
   });
 });

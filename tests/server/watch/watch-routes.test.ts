@@ -85,7 +85,7 @@ describe('watch routes', () => {
         as: alice,
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ reason: 'invalid_input', field: 'days' });
+      expect(response.json()).toMatchObject({ code: 'invalid_input', field: 'days' });
     }
   });
 

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdpAccount } from '#server/plugins/idp/index.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
@@ -41,6 +42,23 @@ describe('the Shelfwatch sign-in page', () => {
     expect(html).toContain('<label for="password">Password</label>');
     expect(html).toContain(`action="/interaction/${pending.uid}/login"`);
     expect(html).not.toContain('Wrong email or password.');
+  });
+
+  it("links the site's icon, which the provider serves with 200 where browsers look for it", async () => {
+    const pending = await begin();
+    const page = await fetch(pending.loginUrl, { headers: { cookie: pending.jar.header() } });
+    const html = await page.text();
+    const link = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)">/.exec(html);
+    expect(link?.[1]).toBe('/favicon.svg');
+    const siteIcon = await readFile(new URL('../../../../assets/brand-icon.svg', import.meta.url));
+    for (const path of ['/favicon.svg', '/favicon.ico']) {
+      const icon = await fetch(new URL(path, idp.issuer));
+      expect(icon.status, path).toBe(200);
+      expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+      expect(Buffer.from(await icon.arrayBuffer()).equals(siteIcon)).toBe(true);
+    }
+    // The page's policy lets the browser load it.
+    expect(page.headers.get('content-security-policy')).toContain("img-src 'self'");
   });
 
   it('says "Wrong email or password." and keeps the typed email, escaped, after a wrong password', async () => {
