@@ -115,17 +115,14 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
             placeholder="Select a store"
             {...SELECT_MENU_PROPS}
           />
+          <Form.Text>Type a store name, city, state or postal code.</Form.Text>
         </Form.Group>
         {creation.isError ? (
           <>
             <p className="text-danger mb-1" role="alert">
               {describeCreateSearchError(creation.error)}
             </p>
-            {/* The spec's line names the reason code; the server's sentence explains it. */}
-            {errorBody.reason !== undefined && errorBody.message !== undefined ? (
-              <p className="small text-body-secondary mb-0">{errorBody.message}</p>
-            ) : null}
-            {errorBody.reason === FREE_LIMIT_REASON ? (
+            {errorBody.code === FREE_LIMIT_REASON ? (
               <div className="mt-2">
                 <Button variant="outline-primary" size="sm" onClick={login}>
                   Login

@@ -10,6 +10,9 @@ import {
 import { ProductPicker } from './product-picker.tsx';
 import { SpinnerScreen } from './spinner-screen.tsx';
 
+// A row of four on wide screens; on a phone four cards already fill a screen.
+const INITIAL_CARD_COUNT = 4;
+
 /** The landing page's example inventory: product picker, store cards, supported lists. */
 export function ExampleInventory() {
   const examples = useExampleInventory();
@@ -17,6 +20,7 @@ export function ExampleInventory() {
   const stores = useStores();
   const countries = useCountries();
   const [chosenId, setChosenId] = useState<string | null>(null);
+  const [isShowingAll, setIsShowingAll] = useState(false);
 
   const pickerProducts = useMemo(() => {
     const names = new Map(
@@ -51,28 +55,43 @@ export function ExampleInventory() {
   return (
     <>
       <ProductPicker products={pickerProducts} selectedId={selectedId} onSelect={setChosenId} />
-      <div className="d-flex flex-wrap gap-3 mb-4">
-        {cards.map((card) => (
-          <Card key={card.storeId} className="example-store-card">
-            <Card.Body>
-              <Card.Title as="h3" className="h6 mb-1">
-                {card.storeName}
-              </Card.Title>
-              <Card.Text className="small text-body-secondary mb-1">{card.location}</Card.Text>
-              <Card.Text className="small mb-0">{card.typesText}</Card.Text>
-            </Card.Body>
-          </Card>
-        ))}
-        {cards.length === 0 ? (
-          <p className="text-body-secondary">
-            {pickerProducts.length === 0
-              ? 'Example inventory will show here as soon as Shelfwatch has seen some stock.'
-              : 'No stores to show for this product yet.'}
-          </p>
-        ) : null}
-      </div>
+      {cards.length === 0 ? (
+        <p className="text-body-secondary mb-4">
+          {pickerProducts.length === 0
+            ? 'Example inventory will show here as soon as Shelfwatch has seen some stock.'
+            : 'No stores to show for this product yet.'}
+        </p>
+      ) : (
+        <div className="example-store-grid mb-3" id="example-store-cards">
+          {(isShowingAll ? cards : cards.slice(0, INITIAL_CARD_COUNT)).map((card) => (
+            <Card key={card.storeId} className="example-store-card">
+              <Card.Body>
+                <Card.Title as="h3" className="h6 mb-1">
+                  {card.storeName}
+                </Card.Title>
+                <Card.Text className="small text-body-secondary mb-1">{card.location}</Card.Text>
+                <Card.Text className="small mb-0">{card.typesText}</Card.Text>
+              </Card.Body>
+            </Card>
+          ))}
+        </div>
+      )}
+      {cards.length > INITIAL_CARD_COUNT ? (
+        <div className="text-center mb-4">
+          <button
+            type="button"
+            className="btn btn-outline-secondary btn-sm"
+            aria-expanded={isShowingAll}
+            aria-controls="example-store-cards"
+            onClick={() => setIsShowingAll(!isShowingAll)}
+          >
+            {isShowingAll ? 'Show fewer stores' : `Show all ${cards.length} stores`}
+          </button>
+        </div>
+      ) : null}
+      {/* Products get two thirds: their longest names fit a column there without wrapping. */}
       <div className="row">
-        <div className="col-md-6">
+        <div className="col-md-6 col-lg-8">
           <h3 className="h5">Product support</h3>
           <ul className="support-list">
             {products.data.map((product) => (
@@ -80,7 +99,7 @@ export function ExampleInventory() {
             ))}
           </ul>
         </div>
-        <div className="col-md-6">
+        <div className="col-md-6 col-lg-4">
           <h3 className="h5">Country support</h3>
           <ul className="support-list">
             {countries.data.map((country) => (

@@ -35,15 +35,18 @@ export function InventoryList({ stores }: { stores: readonly InventoryStore[] })
                 {store.available_models.map((model) => (
                   <ListGroup.Item
                     key={model.part_number}
-                    className="d-flex justify-content-between align-items-center"
+                    className="d-flex justify-content-between align-items-center gap-2"
                   >
-                    <span>{model.display_name}</span>
+                    <span className="model-name">{model.display_name}</span>
                     {model.is_preferred ? (
                       <>
-                        <Badge bg="success" className="d-none d-sm-inline-block">
+                        <Badge bg="success" className="d-none d-sm-inline-block flex-shrink-0">
                           Preferred
                         </Badge>
-                        <span className="d-sm-none text-danger" title="Preferred">
+                        <span
+                          className="d-sm-none text-danger flex-shrink-0 preferred-heart"
+                          title="Preferred"
+                        >
                           <span aria-hidden="true">♥</span>
                           <span className="visually-hidden">Preferred</span>
                         </span>

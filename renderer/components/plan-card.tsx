@@ -32,16 +32,21 @@ export function PlanCard({
         {plan.title}
       </Card.Header>
       <Card.Body className="d-flex flex-column">
-        <p className="display-6 mb-0">
-          {price.perMonth}
-          {price.perMonth === 'Free' ? null : (
-            <small className="fs-6 text-body-secondary"> / month</small>
+        <div className="mb-3">
+          <p className="display-6 mb-0">
+            {price.perMonth}
+            {price.perMonth === 'Free' ? null : (
+              <small className="fs-6 text-body-secondary"> / month</small>
+            )}
+          </p>
+          <p className="small text-body-secondary mb-0">
+            {price.billedNote ?? 'for the macOS app'}
+          </p>
+          {/* No placeholder line: an empty one left a gap on the free card. */}
+          {price.savingsNote === null ? null : (
+            <p className="small fw-semibold text-success mt-1 mb-0">{price.savingsNote}</p>
           )}
-        </p>
-        <p className="small text-body-secondary mb-1">{price.billedNote ?? 'for the macOS app'}</p>
-        <p className="small fw-semibold text-success" style={{ minHeight: '1.5em' }}>
-          {price.savingsNote}
-        </p>
+        </div>
         <ul className="list-unstyled text-start mx-auto mb-4">
           {features.map(([label, isIncluded]) => (
             <li

@@ -1,16 +1,24 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { RestockChartData } from './restock-history-data.ts';
+import { computeCountTicks, type RestockChartData } from './restock-history-data.ts';
 
 const BAR_COLOR = '#0d6efd'; // Bootstrap's primary, so the chart matches the buttons around it.
 const GRID_COLOR = 'rgba(0, 0, 0, 0.08)';
-// Whole numbers only: half a restock means nothing.
-const COUNT_INCREMENTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 /** uPlot options for a small daily-bars chart whose x values are day indexes. */
-function buildOptions(data: RestockChartData, width: number, height: number): uPlot.Options {
+function buildOptions(
+  data: RestockChartData,
+  width: number,
+  height: number,
+  container: HTMLElement,
+): uPlot.Options {
   const bars = uPlot.paths.bars?.({ size: [0.6, 48], align: 0 });
+  // uPlot's own tick choice left "0" and "50" under a bar of 62: the axis ends on a labelled
+  // tick at or above the busiest day, with at least three labels.
+  const ticks = computeCountTicks(Math.max(0, ...data.restocks));
+  const top = ticks[ticks.length - 1] ?? 1;
+  let drawnLabels: string[] = [];
   return {
     width,
     height,
@@ -19,7 +27,7 @@ function buildOptions(data: RestockChartData, width: number, height: number): uP
     cursor: { show: false },
     scales: {
       x: { time: false, range: [-0.5, data.indexes.length - 0.5] },
-      y: { range: (_chart, _min, max) => [0, Math.max(1, max)] },
+      y: { range: () => [0, top] },
     },
     axes: [
       {
@@ -29,8 +37,11 @@ function buildOptions(data: RestockChartData, width: number, height: number): uP
         ticks: { show: false },
       },
       {
-        incrs: COUNT_INCREMENTS,
-        values: (_chart, splits) => splits.map((split) => String(split)),
+        splits: () => ticks,
+        values: (_chart, splits) => {
+          drawnLabels = splits.map((split) => String(split));
+          return drawnLabels;
+        },
         grid: { stroke: GRID_COLOR },
         ticks: { show: false },
         size: 36,
@@ -47,6 +58,18 @@ function buildOptions(data: RestockChartData, width: number, height: number): uP
         ...(bars === undefined ? {} : { paths: bars }),
       },
     ],
+    hooks: {
+      // A canvas has no text to inspect: the labels uPlot drew, and where the top one and the
+      // highest bar sit, are written on the container for layout tests.
+      draw: [
+        (chart) => {
+          const highest = Math.max(0, ...data.restocks);
+          container.dataset.yLabels = drawnLabels.join(',');
+          container.dataset.yTopLabelPosition = String(Math.round(chart.valToPos(top, 'y')));
+          container.dataset.highestBarPosition = String(Math.round(chart.valToPos(highest, 'y')));
+        },
+      ],
+    },
   };
 }
 
@@ -62,7 +85,7 @@ export function RestockChart({ data, height = 160 }: { data: RestockChartData; h
     // clientWidth is 0 before layout in some engines: start at a sensible width and resize.
     const widthOf = () => Math.max(200, container.clientWidth);
     const chart = new uPlot(
-      buildOptions(data, widthOf(), height),
+      buildOptions(data, widthOf(), height, container),
       [data.indexes, data.restocks],
       container,
     );

@@ -80,6 +80,70 @@ export function selectRecentRestocks(
     .slice(0, limit);
 }
 
+/** Recent restocks of one store, newest first. */
+export type StoreRestocks = { storeId: string; storeName: string; events: RestockEvent[] };
+
+/**
+ * Recent restocks grouped by store so each store is named once: stores in the order of their
+ * newest restock, events keeping their order.
+ */
+export function groupRestocksByStore(events: readonly RestockEvent[]): StoreRestocks[] {
+  const groups = new Map<string, StoreRestocks>();
+  for (const event of events) {
+    const group = groups.get(event.store_id) ?? {
+      storeId: event.store_id,
+      storeName: event.store_name,
+      events: [],
+    };
+    group.events.push(event);
+    groups.set(event.store_id, group);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * A pickup quote without the store it names ("Today at Apple Short Hills" -> "Today"), for
+ * rows listed under that store's heading. Other quotes are kept as they came.
+ */
+export function trimQuoteStore(quote: string, storeName: string): string {
+  const suffix = new RegExp(`\\s+at\\s+(?:Apple\\s+)?${escapeRegExp(storeName)}\\.?$`, 'i');
+  const trimmed = quote.replace(suffix, '').trim();
+  return trimmed === '' ? quote : trimmed;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A model's name without the search's product name ("iPhone 16 Pro 256GB Black Titanium" ->
+ * "256GB Black Titanium") for rows under a header that already names the product. Only a
+ * remainder starting with a number (capacity, size, generation) is taken, so "iPhone 16 Pro
+ * Max …" is never shortened to "Max …".
+ */
+export function shortenModelName(displayName: string, productName: string | undefined): string {
+  if (productName === undefined || !displayName.startsWith(`${productName} `)) return displayName;
+  const rest = displayName.slice(productName.length + 1);
+  return /^\d/.test(rest) ? rest : displayName;
+}
+
+/** Whole-number ticks of the restock axis: from 0 to a top at or above the busiest day. */
+export const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] as const;
+
+/**
+ * The count axis's ticks: the smallest step giving at most four intervals, at least two, so
+ * the axis always shows three or more labels and its top label sits at or above the highest bar.
+ */
+export function computeCountTicks(maxCount: number): number[] {
+  const max = Math.max(1, Math.ceil(maxCount));
+  const step =
+    COUNT_STEPS.find((candidate) => Math.ceil(max / candidate) <= 4) ??
+    COUNT_STEPS[COUNT_STEPS.length - 1] *
+      Math.ceil(max / (4 * COUNT_STEPS[COUNT_STEPS.length - 1]));
+  const intervals = Math.max(2, Math.ceil(max / step));
+  return Array.from({ length: intervals + 1 }, (_, index) => index * step);
+}
+
 /** Compact age for list rows: "just now", "12 min ago", "2 h ago", "3 d ago". */
 export function formatShortAge(iso: string, now: Date): string {
   const at = Date.parse(iso);

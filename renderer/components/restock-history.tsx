@@ -5,9 +5,12 @@ import { loadChunk } from './chunk-loading.ts';
 import {
   countRestocks,
   formatShortAge,
+  groupRestocksByStore,
   selectRecentRestocks,
+  shortenModelName,
   summariseRestocks,
   toRestockChartData,
+  trimQuoteStore,
 } from './restock-history-data.ts';
 import { SpinnerScreen } from './spinner-screen.tsx';
 
@@ -70,7 +73,15 @@ function RestockTable({ history }: { history: SearchHistory }) {
 }
 
 /** The loaded history: summary, chart with its table, and the latest restocks. */
-function HistoryBody({ history, now }: { history: SearchHistory; now: Date }) {
+function HistoryBody({
+  history,
+  productName,
+  now,
+}: {
+  history: SearchHistory;
+  productName: string | undefined;
+  now: Date;
+}) {
   // TanStack keeps `daily` referentially stable across identical refetches, so the chart
   // is only rebuilt when the numbers change.
   const chartData = useMemo(() => toRestockChartData(history.daily), [history.daily]);
@@ -103,22 +114,40 @@ function HistoryBody({ history, now }: { history: SearchHistory; now: Date }) {
       {recent.length === 0 ? null : (
         <>
           <h3 className="h6">Recent restocks</h3>
-          <ul className="list-unstyled mb-0 small" aria-label="Recent restocks">
-            {recent.map((event) => (
-              <li key={event.id} className="py-1 border-bottom">
-                {event.display_name} at {event.store_name},{' '}
-                <time
-                  dateTime={event.observed_at}
-                  title={new Date(event.observed_at).toLocaleString()}
-                >
-                  {formatShortAge(event.observed_at, now)}
-                </time>
-                {event.pickup_quote === null ? null : (
-                  <span className="text-body-secondary"> · {event.pickup_quote}</span>
-                )}
-              </li>
-            ))}
-          </ul>
+          {/* One heading per store: repeating its name on every row (and again in Apple's
+              "Today at Apple …" quote) made each line wrap on a phone. */}
+          {groupRestocksByStore(recent).map((group) => (
+            <div key={group.storeId}>
+              <h4 className="small fw-semibold mb-0 mt-2">{group.storeName}</h4>
+              <ul
+                className="list-unstyled mb-0 small"
+                aria-label={`Recent restocks at ${group.storeName}`}
+              >
+                {group.events.map((event) => (
+                  <li
+                    key={event.id}
+                    className="d-flex justify-content-between column-gap-2 py-1 border-bottom"
+                  >
+                    <span title={event.display_name}>
+                      {shortenModelName(event.display_name, productName)}
+                      <span className="visually-hidden">, </span>
+                    </span>
+                    <span className="text-body-secondary text-nowrap">
+                      <time
+                        dateTime={event.observed_at}
+                        title={new Date(event.observed_at).toLocaleString()}
+                      >
+                        {formatShortAge(event.observed_at, now)}
+                      </time>
+                      {event.pickup_quote === null
+                        ? null
+                        : ` · ${trimQuoteStore(event.pickup_quote, group.storeName)}`}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
         </>
       )}
     </>
@@ -128,11 +157,14 @@ function HistoryBody({ history, now }: { history: SearchHistory; now: Date }) {
 /** Restock history of a search: daily bars for the period, latest restocks, and its states. */
 export function RestockHistory({
   history,
+  productName,
   isPending,
   isError,
   now,
 }: {
   history: SearchHistory | undefined;
+  /** The search's product, which rows then leave out of each model's name. */
+  productName?: string;
   isPending: boolean;
   isError: boolean;
   now: Date;
@@ -149,7 +181,9 @@ export function RestockHistory({
           Restock history couldn't be loaded right now. It will refresh automatically.
         </p>
       ) : null}
-      {history === undefined ? null : <HistoryBody history={history} now={now} />}
+      {history === undefined ? null : (
+        <HistoryBody history={history} productName={productName} now={now} />
+      )}
     </section>
   );
 }

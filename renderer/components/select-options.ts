@@ -1,5 +1,9 @@
 import type { Product, Store } from '#shared/api/catalog.ts';
-import { formatStoreOptionLabel, matchesStoreFilter } from '#shared/domain/store-labels.ts';
+import {
+  formatStoreOptionLabel,
+  matchesStoreFilter,
+  orderStoresForLocale,
+} from '#shared/domain/store-options.ts';
 
 /** A react-select option for a product type. */
 export type ProductOption = { value: string; label: string };
@@ -15,16 +19,22 @@ export function toProductOptions(products: readonly Product[]): ProductOption[] 
   return products.map((product) => ({ value: product.product_id, label: product.product_name }));
 }
 
-/** Store options labelled "name | city, state code". */
-export function toStoreOptions(stores: readonly Store[]): StoreOption[] {
-  return stores.map((store) => ({
+/**
+ * Store options labelled "name | city, state code": the visitor's country first (from the
+ * browser's language), then the rest, each alphabetical.
+ */
+export function toStoreOptions(
+  stores: readonly Store[],
+  languageTag: string = navigator.language,
+): StoreOption[] {
+  return orderStoresForLocale(stores, languageTag).map((store) => ({
     value: store.store_id,
     label: formatStoreOptionLabel(store),
     store,
   }));
 }
 
-/** react-select filter: label or full state name, ignoring case. */
+/** react-select filter: label, full state name or postal code, ignoring case. */
 export function filterStoreOption(option: { data: StoreOption }, input: string): boolean {
   return matchesStoreFilter(option.data.store, input);
 }

@@ -6,7 +6,9 @@ export function SiteFooter() {
   const { maker, supportEmail } = useAppConfig();
   return (
     <footer className="border-top mt-5 py-4 small text-body-secondary">
-      <div className="container d-flex flex-column flex-md-row gap-2 justify-content-between">
+      {/* The links get their own row: beside the copyright line one of them ended up alone on a
+          second line, and no link ever breaks inside. */}
+      <div className="container d-flex flex-column row-gap-2">
         <p className="mb-0">
           © 2024{' '}
           <a href={maker.url} className="link-secondary" rel="noopener">
@@ -16,7 +18,7 @@ export function SiteFooter() {
         </p>
         <nav
           aria-label="Legal and support"
-          className="d-flex flex-wrap column-gap-3 row-gap-1 align-items-start"
+          className="site-footer-links d-flex flex-wrap column-gap-3 row-gap-1"
         >
           <a href={`mailto:${supportEmail}`} className="link-secondary">
             {supportEmail}

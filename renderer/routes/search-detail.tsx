@@ -7,9 +7,9 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Search } from '#shared/api/searches.ts';
 import { formatLastChecked } from '#shared/domain/last-checked.ts';
 import { applySettingChange, type SettingChange } from '#shared/domain/search-settings.ts';
-import { formatSearchLocation } from '#shared/domain/store-labels.ts';
+import { formatSearchLocation } from '#shared/domain/store-options.ts';
 import { useMyAccount } from '../api/account-queries.ts';
-import { readErrorStatus } from '../api/api-errors.ts';
+import { describeRequestError, readErrorStatus } from '../api/api-errors.ts';
 import { useProducts, useStores } from '../api/catalog-queries.ts';
 import {
   useIsLocalSearch,
@@ -64,7 +64,10 @@ export function SearchDetailRoute() {
     ) : (
       <NotFoundMessage
         title="This search couldn't be loaded"
-        text="Something went wrong while loading this search. Please try again in a moment."
+        text={describeRequestError(
+          search.error,
+          'Something went wrong while loading this search. Please try again in a moment.',
+        )}
         linkTo="/"
         linkText="Back to My Searches"
       />
@@ -151,13 +154,24 @@ function SearchDetail({ search }: { search: Search }) {
         </Breadcrumb.Item>
         <Breadcrumb.Item active>{search.product_name}</Breadcrumb.Item>
       </Breadcrumb>
-      <header className="d-flex align-items-center gap-3 mb-4">
-        <ProductIcon productId={search.product_type} size={56} />
-        <div className="flex-grow-1">
-          <h1 className="h3 mb-0">{search.product_name}</h1>
-          <p className="text-body-secondary mb-0">{formatSearchLocation(search)}</p>
+      {/* On a phone the button wraps below rather than squeezing the title and place into
+          broken lines (and itself onto two). */}
+      <header className="d-flex flex-wrap align-items-center column-gap-3 row-gap-2 mb-4">
+        <div className="d-flex align-items-center gap-3 flex-grow-1 min-w-0">
+          <ProductIcon productId={search.product_type} size={56} />
+          <div className="min-w-0">
+            <h1 className="h3 mb-0">{search.product_name}</h1>
+            <p className="text-body-secondary mb-0" data-testid="search-location">
+              {formatSearchLocation(search)}
+            </p>
+          </div>
         </div>
-        <Button variant="outline-danger" size="sm" onClick={() => setIsDeleteOpen(true)}>
+        <Button
+          variant="outline-danger"
+          size="sm"
+          className="text-nowrap ms-auto"
+          onClick={() => setIsDeleteOpen(true)}
+        >
           Delete search
         </Button>
       </header>
@@ -186,12 +200,12 @@ function SearchDetail({ search }: { search: Search }) {
         </div>
         <div className="col-lg-7">
           <section aria-labelledby="inventory-heading">
-            <div className="d-flex justify-content-between align-items-baseline">
-              <h2 id="inventory-heading" className="h5">
+            <div className="d-flex flex-wrap justify-content-between align-items-baseline column-gap-3">
+              <h2 id="inventory-heading" className="h5 text-nowrap">
                 {isDelayed ? 'Last known stock' : 'Available now'}
               </h2>
               {lastChecked === null ? null : (
-                <span className="small text-body-secondary" data-testid="last-checked">
+                <span className="small text-body-secondary mb-2" data-testid="last-checked">
                   {lastChecked}
                 </span>
               )}
@@ -199,13 +213,17 @@ function SearchDetail({ search }: { search: Search }) {
             {inventory.isPending ? <SpinnerScreen label="Loading inventory..." /> : null}
             {inventory.isError ? (
               <p className="text-danger" role="alert">
-                Inventory couldn't be loaded right now. It will refresh automatically.
+                {describeRequestError(
+                  inventory.error,
+                  "Inventory couldn't be loaded right now. It will refresh automatically.",
+                )}
               </p>
             ) : null}
             {inventory.data === undefined ? null : <InventoryList stores={inventory.data.stores} />}
           </section>
           <RestockHistory
             history={history.data}
+            productName={search.product_name}
             isPending={history.isPending}
             isError={history.isError}
             now={now}

@@ -1,32 +1,5 @@
 import type { Country, Store } from '#shared/api/catalog.ts';
 
-/** Store fields the create-search dropdown shows and filters on. */
-export type StoreLabelInput = Pick<Store, 'store_name' | 'city' | 'state_code'>;
-
-/** Dropdown label: "name | city, state code", or "name | city" without a state code. */
-export function formatStoreOptionLabel(store: StoreLabelInput): string {
-  const place =
-    store.state_code === null || store.state_code === ''
-      ? store.city
-      : `${store.city}, ${store.state_code}`;
-  return `${store.store_name} | ${place}`;
-}
-
-/** Typing filters stores by their label or full state name, ignoring case. */
-export function matchesStoreFilter(
-  store: StoreLabelInput & Pick<Store, 'state_name'>,
-  input: string,
-): boolean {
-  const needle = input.trim().toLowerCase();
-  if (needle === '') {
-    return true;
-  }
-  return (
-    formatStoreOptionLabel(store).toLowerCase().includes(needle) ||
-    (store.state_name ?? '').toLowerCase().includes(needle)
-  );
-}
-
 /** Example-inventory card place: "city, state_code", or "city, country_code" without a state. */
 export function formatStoreCardLocation(
   store: Pick<Store, 'city' | 'state_code'>,
@@ -40,19 +13,6 @@ export function formatStoreCardLocation(
 /** "1 type" or "{n} types" of products available at a store. */
 export function formatProductTypeCount(count: number): string {
   return count === 1 ? '1 type' : `${count} types`;
-}
-
-/** Search header line: "near {store name} | {city}, {state}" (no state: "| {city}"). */
-export function formatSearchLocation(search: {
-  store_name: string;
-  store_city: string;
-  store_state: string | null;
-}): string {
-  const place =
-    search.store_state === null || search.store_state === ''
-      ? search.store_city
-      : `${search.store_city}, ${search.store_state}`;
-  return `near ${search.store_name} | ${place}`;
 }
 
 /** One example-inventory card, ready to render. */

@@ -170,7 +170,11 @@ describe('browser notifications switch', () => {
     renderSwitch({
       'POST /notifications/push/subscriptions': () => ({
         status: 400,
-        body: { reason: 'invalid_input', message: 'Push endpoints are HTTPS URLs' },
+        body: {
+          code: 'invalid_input',
+          reason: "Some of the information sent isn't valid.",
+          message: 'Push endpoints are HTTPS URLs',
+        },
       }),
     });
     const toggle = await screen.findByLabelText(PUSH_TEXTS.label);
@@ -213,7 +217,11 @@ describe('browser notifications switch', () => {
     renderSwitch({
       'DELETE /notifications/push/subscriptions': () => ({
         status: 404,
-        body: { reason: 'not_found', message: 'Push subscription not found' },
+        body: {
+          code: 'not_found',
+          reason: "We couldn't find this push subscription.",
+          message: 'Push subscription not found',
+        },
       }),
     });
     const toggle = await screen.findByLabelText(PUSH_TEXTS.label);

@@ -3,7 +3,13 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it } from 'vitest';
 import { CreateSearchModal } from '#renderer/components/create-search-modal.tsx';
 import { products, search, stores } from './fixtures.ts';
-import { createFakeApi, renderWithApp, type FakeAnswer, type FakeRoute } from './test-harness.tsx';
+import {
+  createFakeApi,
+  createUnreachableApi,
+  renderWithApp,
+  type FakeAnswer,
+  type FakeRoute,
+} from './test-harness.tsx';
 
 afterEach(cleanup);
 
@@ -64,6 +70,35 @@ describe('CreateSearchModal', () => {
     expect(await screen.findByText('No options')).toBeTruthy();
   });
 
+  it("lists the browser country's stores first and finds a store by postal code", async () => {
+    // jsdom's browser language is en-US: Union Square leads although Regent Street sorts first.
+    expect(navigator.language).toBe('en-US');
+    const withPostalCodes = stores.map((store) => ({
+      ...store,
+      postal_code: store.store_id === 'R092' ? 'W1B 2EL' : '94108',
+    }));
+    renderWithApp(
+      [{ path: '/', element: <CreateSearchModal isOpen onClose={() => undefined} /> }],
+      {
+        api: createFakeApi({
+          'GET /products': () => ({ status: 200, body: products }),
+          'GET /stores': () => ({ status: 200, body: withPostalCodes }),
+        }),
+      },
+    );
+    const input = await screen.findByLabelText('Select a store');
+    fireEvent.focus(input);
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    await screen.findByText('Regent Street | London');
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Union Square | San Francisco, CA',
+      'Regent Street | London',
+    ]);
+    fireEvent.change(input, { target: { value: 'w1b2el' } });
+    await waitFor(() => expect(screen.queryByText('Union Square | San Francisco, CA')).toBeNull());
+    expect(screen.getByText('Regent Street | London')).toBeTruthy();
+  });
+
   it('shows "Creating..." with both buttons disabled, then goes to the new search', async () => {
     let answer: (value: FakeAnswer) => void = () => undefined;
     const { router, isClosed } = renderModal(
@@ -82,8 +117,12 @@ describe('CreateSearchModal', () => {
 
   it.each([
     [
-      { reason: 'search_limit_reached', message: 'Your plan allows 5 searches.' },
-      'Error: search_limit_reached',
+      {
+        code: 'search_limit_reached',
+        reason: 'Your Better plan allows 5 searches. Upgrade to Premium to add more.',
+        message: '5 of 5 searches of the Better plan in use',
+      },
+      'Error: Your Better plan allows 5 searches. Upgrade to Premium to add more.',
     ],
     [{ message: 'Store is closed' }, 'Error: Store is closed'],
     [{}, 'Error: unknown'],
@@ -93,6 +132,25 @@ describe('CreateSearchModal', () => {
     await choose('Select a store', 'Union Square | San Francisco, CA');
     fireEvent.click(screen.getByRole('button', { name: 'Create search' }));
     expect((await screen.findByRole('alert')).textContent).toBe(expected);
+    expect(screen.queryByText(/search_limit_reached/)).toBeNull();
+  });
+
+  it('shows "An unexpected error occurred" when the create request gets no answer', async () => {
+    const api = await createUnreachableApi({
+      'GET /products': () => ({ status: 200, body: products }),
+      'GET /stores': () => ({ status: 200, body: stores }),
+    });
+    renderWithApp(
+      [{ path: '/', element: <CreateSearchModal isOpen onClose={() => undefined} /> }],
+      {
+        api,
+      },
+    );
+    await choose('Select a product', 'iPhone 16 Pro');
+    await choose('Select a store', 'Union Square | San Francisco, CA');
+    fireEvent.click(screen.getByRole('button', { name: 'Create search' }));
+    const alert = await screen.findByRole('alert', undefined, { timeout: 5000 });
+    expect(alert.textContent).toBe('An unexpected error occurred');
   });
 
   it('clears the choices and the error on cancel', async () => {

@@ -67,6 +67,54 @@ describe('home route', () => {
     expect(screen.getByText('United Kingdom')).toBeTruthy();
   });
 
+  it('shows four store cards first and the rest behind "Show all"', async () => {
+    const manyStores = Array.from({ length: 6 }, (_, index) => ({
+      ...stores[0],
+      store_id: `R10${index}`,
+      store_name: `Store ${index + 1}`,
+    }));
+    renderWithApp([{ path: '/', element: <HomeRoute /> }], {
+      auth: createFakeAuth({ isAuthenticated: false, user: null }),
+      api: createFakeApi({
+        'GET /products': () => ({ status: 200, body: products }),
+        'GET /stores': () => ({ status: 200, body: manyStores }),
+        'GET /countries': () => ({ status: 200, body: countries }),
+        'GET /inventory/example_inventory': () => ({
+          status: 200,
+          body: [
+            {
+              product_type: 'iphone16pro',
+              inventory: manyStores.map((store) => ({
+                store_id: store.store_id,
+                product_count: 1,
+              })),
+            },
+          ],
+        }),
+      }),
+    });
+    const cardNames = () =>
+      screen.queryAllByRole('heading', { level: 3, name: /^Store / }).map((h) => h.textContent);
+    const showAll = await screen.findByRole('button', { name: 'Show all 6 stores' });
+    expect(cardNames()).toEqual(['Store 1', 'Store 2', 'Store 3', 'Store 4']);
+    expect(showAll.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(showAll);
+    expect(cardNames()).toHaveLength(6);
+    const showFewer = screen.getByRole('button', { name: 'Show fewer stores' });
+    expect(showFewer.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(showFewer);
+    expect(cardNames()).toHaveLength(4);
+  });
+
+  it('offers no "Show all" when every card already shows', async () => {
+    renderWithApp([{ path: '/', element: <HomeRoute /> }], {
+      auth: createFakeAuth({ isAuthenticated: false, user: null }),
+      api: catalogApi(),
+    });
+    expect(await screen.findByText('London, GB')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Show all/ })).toBeNull();
+  });
+
   it('shows My Searches signed in', async () => {
     renderWithApp([{ path: '/', element: <HomeRoute /> }], { api: catalogApi() });
     expect(await screen.findByRole('heading', { name: 'My Searches' })).toBeTruthy();
@@ -82,6 +130,14 @@ describe('pricing', () => {
     fireEvent.click(screen.getByLabelText('Monthly'));
     expect(screen.getByText('$7')).toBeTruthy();
     expect(Cookies.get('sw_pricing_isBilledAnnually')).toBe('false');
+  });
+
+  it('leaves no empty savings line on the free card', () => {
+    renderWithApp([{ path: '/plans', element: <PlansRoute /> }], { path: '/plans' });
+    const good = screen.getByTestId('plan-good');
+    expect(good.textContent).not.toMatch(/Save/);
+    expect([...good.querySelectorAll('p')].filter((p) => p.textContent === '')).toEqual([]);
+    expect(screen.getByTestId('plan-better').textContent).toContain('Save 64%');
   });
 
   it('reads the cookie on mount and keeps checkout disabled without billing', () => {

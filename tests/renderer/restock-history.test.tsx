@@ -3,12 +3,16 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RestockHistory } from '#renderer/components/restock-history.tsx';
 import {
+  computeCountTicks,
   formatAge,
   formatShortAge,
+  groupRestocksByStore,
   latestTime,
   selectRecentRestocks,
+  shortenModelName,
   summariseRestocks,
   toRestockChartData,
+  trimQuoteStore,
   type RestockChartData,
 } from '#renderer/components/restock-history-data.ts';
 import { emptyHistory, makeDaily, makeRestockEvent } from './fixtures.ts';
@@ -59,6 +63,61 @@ describe('restock chart data', () => {
       '2 restocks in the last 7 days',
     );
     expect(summariseRestocks(makeDaily())).toBe('No restocks recorded in the last 7 days');
+  });
+
+  it('ends the count axis on a labelled tick at or above the highest bar, with three or more labels', () => {
+    expect(computeCountTicks(62)).toEqual([0, 20, 40, 60, 80]);
+    expect(computeCountTicks(50)).toEqual([0, 20, 40, 60]);
+    expect(computeCountTicks(0)).toEqual([0, 1, 2]);
+    expect(computeCountTicks(1)).toEqual([0, 1, 2]);
+    expect(computeCountTicks(3)).toEqual([0, 1, 2, 3]);
+    expect(computeCountTicks(5)).toEqual([0, 2, 4, 6]);
+    expect(computeCountTicks(25_000)).toEqual([0, 10_000, 20_000, 30_000]);
+    for (let max = 0; max <= 3000; max += 7) {
+      const ticks = computeCountTicks(max);
+      expect(ticks.length).toBeGreaterThan(2);
+      expect(ticks.length).toBeLessThanOrEqual(5);
+      expect(ticks.at(-1)).toBeGreaterThanOrEqual(max);
+      expect(ticks.every((tick) => Number.isInteger(tick))).toBe(true);
+    }
+  });
+
+  it('groups recent restocks by store in the order of their newest restock', () => {
+    const events = [
+      makeRestockEvent({ id: 'a', store_id: 'R1', store_name: 'Short Hills' }),
+      makeRestockEvent({ id: 'b', store_id: 'R2', store_name: 'Garden State Plaza' }),
+      makeRestockEvent({ id: 'c', store_id: 'R1', store_name: 'Short Hills' }),
+    ];
+    expect(
+      groupRestocksByStore(events).map((group) => [
+        group.storeName,
+        group.events.map((event) => event.id),
+      ]),
+    ).toEqual([
+      ['Short Hills', ['a', 'c']],
+      ['Garden State Plaza', ['b']],
+    ]);
+  });
+
+  it('drops the product name from model names, never leaving a bare "Max"', () => {
+    expect(shortenModelName('iPhone 16 Pro 256GB Black Titanium', 'iPhone 16 Pro')).toBe(
+      '256GB Black Titanium',
+    );
+    expect(shortenModelName('iPhone 16 Pro Max 256GB Black Titanium', 'iPhone 16 Pro')).toBe(
+      'iPhone 16 Pro Max 256GB Black Titanium',
+    );
+    expect(shortenModelName('AirPods Max Blue', 'AirPods')).toBe('AirPods Max Blue');
+    expect(shortenModelName('iPhone 16 Pro 256GB', undefined)).toBe('iPhone 16 Pro 256GB');
+  });
+
+  it("drops the store's name from a pickup quote listed under it", () => {
+    expect(trimQuoteStore('Today at Apple Short Hills', 'Short Hills')).toBe('Today');
+    expect(trimQuoteStore('Tomorrow at Fifth Avenue.', 'Fifth Avenue')).toBe('Tomorrow');
+    expect(trimQuoteStore('Available today', 'Short Hills')).toBe('Available today');
+    expect(trimQuoteStore('Today at Apple Short Hills', 'Union Square')).toBe(
+      'Today at Apple Short Hills',
+    );
+    expect(trimQuoteStore('Today at Apple (R1)+', '(R1)+')).toBe('Today');
   });
 
   it('lists only changes to available, newest first, at most five', () => {
@@ -124,6 +183,7 @@ describe('restock history panel', () => {
         makeRestockEvent({
           id: '2',
           display_name: 'iPhone 16 Pro 256GB Black Titanium',
+          store_id: 'R095',
           store_name: 'Fifth Avenue',
           observed_at: hoursAgo(2),
         }),
@@ -131,7 +191,15 @@ describe('restock history panel', () => {
         makeRestockEvent({ id: '0', pickup_quote: null, observed_at: hoursAgo(26) }),
       ],
     };
-    render(<RestockHistory history={history} isPending={false} isError={false} now={NOW} />);
+    render(
+      <RestockHistory
+        history={history}
+        productName="iPhone 16 Pro"
+        isPending={false}
+        isError={false}
+        now={NOW}
+      />,
+    );
     expect((await screen.findByTestId('restock-chart')).textContent).toBe('0,0,0,0,0,1,1');
     const figure = screen.getByRole('figure');
     expect(figure.getAttribute('aria-label')).toBe('Restock chart: 2 restocks in the last 7 days');
@@ -139,14 +207,21 @@ describe('restock history panel', () => {
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(8);
     expect(rows[7].textContent).toBe('Sun, Jun 81');
-    const items = within(screen.getByRole('list', { name: 'Recent restocks' })).getAllByRole(
-      'listitem',
-    );
-    expect(items.map((item) => item.textContent)).toEqual([
-      'iPhone 16 Pro 256GB Black Titanium at Fifth Avenue, 2 h ago · Available today',
-      'iPhone 16 Pro 128GB Black Titanium at Union Square, 1 d ago',
+    // Each store is named once, in a heading over its rows.
+    expect(
+      screen.getAllByRole('heading', { level: 4 }).map((heading) => heading.textContent),
+    ).toEqual(['Fifth Avenue', 'Union Square']);
+    const fifth = within(
+      screen.getByRole('list', { name: 'Recent restocks at Fifth Avenue' }),
+    ).getAllByRole('listitem');
+    expect(fifth.map((item) => item.textContent)).toEqual([
+      '256GB Black Titanium, 2 h ago · Available today',
     ]);
-    expect(items[0].querySelector('time')?.getAttribute('dateTime')).toBe(hoursAgo(2));
+    expect(fifth[0].querySelector('time')?.getAttribute('dateTime')).toBe(hoursAgo(2));
+    const union = within(
+      screen.getByRole('list', { name: 'Recent restocks at Union Square' }),
+    ).getAllByRole('listitem');
+    expect(union.map((item) => item.textContent)).toEqual(['128GB Black Titanium, 1 d ago']);
   });
 
   it('keeps the table and list when the chart itself fails', async () => {
@@ -160,6 +235,6 @@ describe('restock history panel', () => {
     render(<RestockHistory history={history} isPending={false} isError={false} now={NOW} />);
     expect(await screen.findByText(/The chart couldn't be shown/)).toBeTruthy();
     expect(screen.getByRole('table')).toBeTruthy();
-    expect(screen.getByRole('list', { name: 'Recent restocks' })).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Recent restocks at Union Square' })).toBeTruthy();
   });
 });

@@ -7,7 +7,13 @@ import {
 } from '#renderer/components/search-settings.tsx';
 import { DELAYED_WARNING, SearchDetailRoute } from '#renderer/routes/search-detail.tsx';
 import { account, emptyHistory, inventory, products, search, stores } from './fixtures.ts';
-import { createFakeApi, renderWithApp, type FakeAnswer, type FakeRoute } from './test-harness.tsx';
+import {
+  createFakeApi,
+  createUnreachableApi,
+  renderWithApp,
+  type FakeAnswer,
+  type FakeRoute,
+} from './test-harness.tsx';
 
 beforeEach(() => {
   vi.stubGlobal('matchMedia', (query: string) => ({
@@ -73,7 +79,11 @@ describe('search detail', () => {
     renderDetail({
       [`GET ${searchPath}`]: () => ({
         status: 404,
-        body: { reason: 'not_found', message: 'No such search' },
+        body: {
+          code: 'not_found',
+          reason: "We couldn't find this search.",
+          message: 'Search not found',
+        },
       }),
     });
     expect(await screen.findByText('Search not found')).toBeTruthy();
@@ -86,10 +96,42 @@ describe('search detail', () => {
     const { router } = renderDetail({
       [`GET ${searchPath}`]: () => ({
         status: 403,
-        body: { reason: 'subscription_required', message: 'x' },
+        body: {
+          code: 'subscription_required',
+          reason: 'Searches on the website need a Better or Premium plan.',
+          message: 'The Good plan has no searches on the web',
+        },
       }),
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('says "An unexpected error occurred" when the search request gets no answer', async () => {
+    const api = await createUnreachableApi();
+    renderWithApp([{ path: '/search/:searchId', element: <SearchDetailRoute /> }], {
+      path: `/search/${search.search_id}`,
+      api,
+    });
+    expect(
+      await screen.findByRole(
+        'heading',
+        { name: "This search couldn't be loaded" },
+        { timeout: 8000 },
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText('An unexpected error occurred')).toBeTruthy();
+  });
+
+  it('says "An unexpected error occurred" when the inventory request gets no answer', async () => {
+    renderDetail({
+      [`GET ${searchPath}/inventory`]: () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const alert = await screen.findByText('An unexpected error occurred', undefined, {
+      timeout: 8000,
+    });
+    expect(alert.getAttribute('role')).toBe('alert');
   });
 
   it('keeps the text switch off and disabled without the Premium capability', async () => {

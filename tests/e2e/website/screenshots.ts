@@ -2,6 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { exampleInventorySchema } from '#shared/api/inventory.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
 import { captureAppWindow } from '../desktop/app-screenshots.ts';
 import { startScriptStack } from './script-stack.ts';
@@ -43,12 +44,25 @@ async function capture(
   console.log(`  ${path.relative(process.cwd(), file)}`);
 }
 
+/** Waits (up to a minute) for the first watch cycle so the landing page shows store cards. */
+async function waitForExampleInventory(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${baseUrl}/v2/inventory/example_inventory`);
+    const body = exampleInventorySchema.safeParse(response.ok ? await response.json() : []);
+    if (body.success && body.data.some((entry) => entry.inventory.length > 0)) return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  console.log('  (no example inventory after 60 s: the landing page shows its empty state)');
+}
+
 /** Captures every route signed out, then signed in as the demo Premium user. */
 async function captureAll(): Promise<void> {
   await mkdir(OUT_DIR, { recursive: true });
   const stack = await startScriptStack({ isWatching: true });
   const browser = await launchBrowser();
   try {
+    await waitForExampleInventory(stack.baseUrl);
     const visitor = await browser.newPage();
     for (const width of WIDTHS) {
       for (const [name, route] of PUBLIC_ROUTES) {

@@ -32,7 +32,7 @@ export async function startScriptStack(options: { isWatching: boolean }): Promis
     // The watcher fills demo searches with (simulated) stock; benchmarks want a quiet machine.
     WATCH_ENABLED: String(options.isWatching),
   });
-  const stack = await startStack(config, () => undefined);
+  const stack = await startStack(config);
   return {
     baseUrl: stack.siteUrl,
     demo: { email: stack.demo?.email ?? 'demo@shelfwatch.local', password },

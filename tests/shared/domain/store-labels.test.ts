@@ -3,10 +3,7 @@ import type { Country, Store } from '#shared/api/catalog.ts';
 import {
   buildExampleStoreCards,
   formatProductTypeCount,
-  formatSearchLocation,
   formatStoreCardLocation,
-  formatStoreOptionLabel,
-  matchesStoreFilter,
 } from '#shared/domain/store-labels.ts';
 
 /** A store with defaults for the fields these rules ignore. */
@@ -43,38 +40,6 @@ const countries: Country[] = [
   { country_code: 'US', locale_code: 'en_US', display_name: 'United States' },
   { country_code: 'GB', locale_code: 'en_GB', display_name: 'United Kingdom' },
 ];
-
-describe('store option labels', () => {
-  it('reads "name | city, state code"', () => {
-    expect(formatStoreOptionLabel(unionSquare)).toBe('Union Square | San Francisco, CA');
-  });
-
-  it('omits a missing or empty state code', () => {
-    expect(formatStoreOptionLabel(regentStreet)).toBe('Regent Street | London');
-    expect(formatStoreOptionLabel({ ...regentStreet, state_code: '' })).toBe(
-      'Regent Street | London',
-    );
-  });
-});
-
-describe('store filter', () => {
-  it('matches the label ignoring case', () => {
-    expect(matchesStoreFilter(unionSquare, 'union')).toBe(true);
-    expect(matchesStoreFilter(unionSquare, 'SAN FRAN')).toBe(true);
-    expect(matchesStoreFilter(unionSquare, 'sco, ca')).toBe(true);
-  });
-
-  it('matches the full state name ignoring case', () => {
-    expect(matchesStoreFilter(unionSquare, 'californ')).toBe(true);
-    expect(matchesStoreFilter(unionSquare, 'CALIFORNIA')).toBe(true);
-  });
-
-  it('rejects text found nowhere, and accepts empty input', () => {
-    expect(matchesStoreFilter(unionSquare, 'texas')).toBe(false);
-    expect(matchesStoreFilter(regentStreet, 'california')).toBe(false);
-    expect(matchesStoreFilter(unionSquare, '  ')).toBe(true);
-  });
-});
 
 describe('example inventory cards', () => {
   it('shows "city, state_code", or "city, country_code" without a state', () => {
@@ -114,24 +79,5 @@ describe('example inventory cards', () => {
       },
       { storeId: 'R092', storeName: 'Regent Street', location: 'London, GB', typesText: '3 types' },
     ]);
-  });
-});
-
-describe('search header location', () => {
-  it('reads "near {store name} | {city}, {state}"', () => {
-    expect(
-      formatSearchLocation({
-        store_name: 'Union Square',
-        store_city: 'San Francisco',
-        store_state: 'CA',
-      }),
-    ).toBe('near Union Square | San Francisco, CA');
-    expect(
-      formatSearchLocation({
-        store_name: 'Regent Street',
-        store_city: 'London',
-        store_state: null,
-      }),
-    ).toBe('near Regent Street | London');
   });
 });
