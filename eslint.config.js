@@ -1,4 +1,5 @@
-// Flat config: typescript-eslint with type information, plus the layering rules of DESIGN.md.
+// Flat config: typescript-eslint with type information, plus the layering rules of
+// docs/architecture.md ("Folders and layering").
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
