@@ -3,11 +3,13 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import * as initial from './migrations/0001-initial.ts';
 import * as watchAndAlerts from './migrations/0002-watch-and-alerts.ts';
+import * as watchWorkers from './migrations/0003-watch-workers.ts';
 
 /** Every migration in order; files are imported statically so bundles and tsx agree. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-watch-and-alerts': watchAndAlerts,
+  '0003-watch-workers': watchWorkers,
 };
 
 /** Applies every pending forward migration; throws with the failing migration's name. */

@@ -206,6 +206,28 @@ export type PushSubscriptionsTable = {
   created_at: CreatedAt;
 };
 
+/** A running watch worker and the upstream requests a minute it may send. */
+export type WatchWorkersTable = {
+  id: string;
+  label: string;
+  budget_per_minute: number;
+  started_at: Generated<Date>;
+  last_seen_at: Generated<Date>;
+};
+
+/** The freshness the last planned cycle's budget gives (one row). */
+export type WatchFreshnessTable = {
+  id: Generated<boolean>;
+  planned_at: Date;
+  interval_ms: number;
+  workers: number;
+  budget_per_minute: number;
+  alerting_groups: number;
+  page_only_groups: number;
+  alerting_fresh_within_ms: number;
+  all_fresh_within_ms: number;
+};
+
 /** All tables, as kysely sees them. */
 export type Database = {
   users: UsersTable;
@@ -227,6 +249,8 @@ export type Database = {
   search_alert_state: SearchAlertStateTable;
   alert_outbox: AlertOutboxTable;
   push_subscriptions: PushSubscriptionsTable;
+  watch_workers: WatchWorkersTable;
+  watch_freshness: WatchFreshnessTable;
 };
 
 /** A user row as read. */

@@ -31,6 +31,7 @@ export async function startConfiguredWatcher(options: {
     // What the watcher says by itself is worth seeing: queue errors, crashed polls, schema notices.
     log: (line) => log.warn(line),
     onCyclePlanned: cycleLog.recordPlanned,
+    onFreshness: (description) => log.info(`Request budget of all workers: ${description}`),
     onPolled: (_group, outcome, cycleStartedAt) => cycleLog.recordPolled(cycleStartedAt, outcome),
   });
   log.debug(

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { PgBoss } from 'pg-boss';
 import type { Db } from '#server/db/database.ts';
 import {
@@ -6,6 +8,11 @@ import {
   type FetchLike,
 } from '#shared/upstream/index.ts';
 import type { PollGroupKey } from '#shared/watch/index.ts';
+import {
+  deleteWatchWorker,
+  upsertWatchWorker,
+} from '#server/db/repositories/watch-workers-repository.ts';
+import { describeFreshness } from '#shared/watch/index.ts';
 import { formatPollJobKey, planWatchCycle } from './plan-cycle.ts';
 import { pollGroup, type PollerDeps } from './poll-group.ts';
 import { dropLegacyQueueSchema, QUEUE_SCHEMA } from './queue-schema.ts';
@@ -42,6 +49,8 @@ export type WatcherOptions = {
   ) => void;
   /** Called once a cycle this process planned has queued its due groups. */
   onCyclePlanned?: (cycleStartedAt: number, dueCount: number) => void;
+  /** Called with "every group fresh within N min" when what the total budget gives changes. */
+  onFreshness?: (description: string) => void;
 };
 
 /** A running watcher. */
@@ -55,6 +64,8 @@ export type RunningWatcher = {
 const POLL_BATCH_SIZE = 10;
 /** How soon a cycle that found the last one still queued looks again. */
 const BUSY_RECHECK_SECONDS = 1;
+/** How often a worker says it is alive (well inside the planner's liveness window). */
+const HEARTBEAT_MS = 30_000;
 
 type CycleJob = { reason: string };
 type PollJob = PollGroupKey & { cycleStartedAt: number };
@@ -98,6 +109,25 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     schedule: false,
   });
   boss.on('error', (error) => log(`watcher queue error: ${error.message}`));
+  // Declares this worker's budget: the planner splits the sum of all live workers' budgets.
+  const worker = {
+    id: randomUUID(),
+    label: `${os.hostname()}:${process.pid}`,
+    budgetPerMinute: options.upstreamRatePerMinute,
+  };
+  const sayAlive = async (): Promise<void> => {
+    try {
+      await upsertWatchWorker(options.db, { ...worker, seenAt: new Date(now()) });
+    } catch (error) {
+      log(
+        `watch worker heartbeat failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
+  await sayAlive();
+  const heartbeat = setInterval(() => void sayAlive(), HEARTBEAT_MS);
+  heartbeat.unref();
+  let lastFreshness = '';
   await boss.start();
   await boss.createQueue(WATCH_CYCLE_QUEUE, {
     policy: 'stately',
@@ -126,7 +156,13 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
       return;
     }
     try {
-      const { cycleStartedAt, plan } = await planWatchCycle(deps);
+      await sayAlive();
+      const { cycleStartedAt, plan, schedule } = await planWatchCycle(deps);
+      const freshness = schedule === undefined ? '' : describeFreshness(schedule);
+      if (freshness !== lastFreshness) {
+        lastFreshness = freshness;
+        options.onFreshness?.(freshness);
+      }
       const jobs = plan.due.map((target, index) => ({
         data: {
           countryCode: target.countryCode,
@@ -175,8 +211,10 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
   return {
     requestCycle: () => requestCycle(0, 'requested'),
     stop: async () => {
+      clearInterval(heartbeat);
       // stop() resolves once the workers have finished (pg-boss 12 has no `wait` switch).
       await boss.stop({ graceful: true, timeout: 5000 });
+      await deleteWatchWorker(options.db, worker.id);
     },
   };
 }

@@ -4,3 +4,4 @@ export * from './alert-channels.ts';
 export * from './planner.ts';
 export * from './quiet-window.ts';
 export * from './types.ts';
+export * from './freshness.ts';

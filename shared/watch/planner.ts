@@ -1,3 +1,5 @@
+import type { FreshnessSchedule } from './freshness.ts';
+
 // The planner's pure core: which (country, product type, store) groups to ask upstream in a
 // cycle, in what order, and which ones a neighbour's answer already covered.
 //
@@ -23,10 +25,21 @@ export type PollTargetState = PollGroupKey & {
   lastCoveredAt: number | null;
   /** Not before this time: pushed out by backoff after failures. */
   nextDueAt: number;
+  /** Who waits on the group; without it the group counts as alerting (the desktop's searches all alert). */
+  demand?: GroupDemand;
+};
+
+/** Who a stale answer would cost: the planner serves alerting groups, new launches and crowds first. */
+export type GroupDemand = {
+  /** Searches with a preferred model and a channel on: a stale answer delays their alert. */
+  alertingSearches: number;
+  searches: number;
+  /** Lower is newer (the catalog's sort order within a family). */
+  launchRank: number;
 };
 
 /** Why a group is not asked right now. */
-export type PollSkipReason = 'covered' | 'cooling_down' | 'backing_off';
+export type PollSkipReason = 'covered' | 'cooling_down' | 'backing_off' | 'resting';
 
 /** What to do with one group at one moment. */
 export type PollDecision = { action: 'poll' } | { action: 'skip'; reason: PollSkipReason };
@@ -44,6 +57,11 @@ export type CoverageHints = {
   neighbourIdsByStore: ReadonlyMap<string, readonly string[]>;
   /** Staleness is compared in whole intervals, so the order within one interval may favour coverage. */
   intervalMs: number;
+  /**
+   * How many intervals apart each class is asked (computeFreshnessSchedule); without it every
+   * group is due every cycle.
+   */
+  schedule?: Pick<FreshnessSchedule, 'alertingEveryIntervals' | 'pageOnlyEveryIntervals'>;
 };
 
 /** The groups of one cycle: due ones stalest first, and the ones left alone with why. */
@@ -109,13 +127,22 @@ export function compareStaleness(a: PollTargetState, b: PollTargetState): number
   return formatGroupKey(a).localeCompare(formatGroupKey(b));
 }
 
+/** True when a search of the group alerts; a group without demand data counts as alerting. */
+export function isAlertingGroup(target: PollTargetState): boolean {
+  return target.demand === undefined || target.demand.alertingSearches > 0;
+}
+
 /**
- * Plans a cycle: the due groups (at most one request each) and the rest with reasons. Due
- * groups come stalest first, by whole intervals of staleness; with hints, groups of equal
- * staleness are ordered greedily so each request is expected to cover the most groups not
- * yet covered, leaving the groups a neighbour will likely cover for later in the cycle,
- * where the just-in-time check skips them. A wrong guess costs nothing but order: every
- * due group stays in the plan.
+ * Plans a cycle: the due groups (at most one request each) and the rest with reasons. With a
+ * schedule, a group is due only once per its class's period (alerting groups every
+ * `alertingEveryIntervals`, the rest every `pageOnlyEveryIntervals`), and due groups come in
+ * tiers: alerting groups and groups past their class's staleness bound first, then the rest.
+ * Within a tier they come stalest first, by whole intervals of staleness, then by demand
+ * (alerting searches, newer launches, more watchers); with hints, groups of equal staleness
+ * are ordered greedily so each request is expected to cover the most groups not yet
+ * covered, leaving the groups a neighbour will likely cover for later in the cycle, where the
+ * just-in-time check skips them. A wrong guess costs nothing but order: every due group stays
+ * in the plan.
  */
 export function planCycle(
   targets: readonly PollTargetState[],
@@ -125,14 +152,58 @@ export function planCycle(
   const plan: CyclePlan = { due: [], skipped: [] };
   for (const target of [...targets].sort(compareStaleness)) {
     const decision = decidePoll(target, context);
-    if (decision.action === 'poll') {
-      plan.due.push(target);
-    } else {
+    if (decision.action !== 'poll') {
       plan.skipped.push({ target, reason: decision.reason });
+    } else if (hints !== undefined && isResting(target, context, hints)) {
+      plan.skipped.push({ target, reason: 'resting' });
+    } else {
+      plan.due.push(target);
     }
   }
-  if (hints !== undefined) plan.due = orderForCoverage(plan.due, context.now, hints);
+  if (hints === undefined) return plan;
+  const tiers: PollTargetState[][] = [[], []];
+  for (const target of plan.due) {
+    tiers[isFirstTier(target, context, hints) ? 0 : 1].push(target);
+  }
+  plan.due = tiers.flatMap((tier) => orderForCoverage(tier, context.now, hints));
   return plan;
+}
+
+/** Intervals between requests of the target's class under the hints' schedule. */
+function periodOf(target: PollTargetState, hints: CoverageHints): number {
+  if (hints.schedule === undefined) return 1;
+  return isAlertingGroup(target)
+    ? hints.schedule.alertingEveryIntervals
+    : hints.schedule.pageOnlyEveryIntervals;
+}
+
+/** Covered recently enough for its class: a period of k intervals leaves k - 1 cycles out. */
+function isResting(target: PollTargetState, context: PollContext, hints: CoverageHints): boolean {
+  const period = periodOf(target, hints);
+  if (target.lastCoveredAt === null || !Number.isFinite(period) || period <= 1) return false;
+  return target.lastCoveredAt >= context.cycleStartedAt - (period - 1) * hints.intervalMs;
+}
+
+/**
+ * Alerting groups, and any group staler than its class's bound, go first. A page-only group
+ * never covered stays in the second tier: the schedule leaves that tier a share of every
+ * cycle, so it is asked soon without pushing alerting groups out of a cycle.
+ */
+function isFirstTier(target: PollTargetState, context: PollContext, hints: CoverageHints): boolean {
+  if (isAlertingGroup(target)) return true;
+  if (target.lastCoveredAt === null) return false;
+  return context.now - target.lastCoveredAt > (periodOf(target, hints) + 1) * hints.intervalMs;
+}
+
+/** More alerting searches, then newer launches, then more watchers first. */
+function compareDemand(a: PollTargetState, b: PollTargetState): number {
+  const demandA = a.demand ?? { alertingSearches: 1, searches: 1, launchRank: 0 };
+  const demandB = b.demand ?? { alertingSearches: 1, searches: 1, launchRank: 0 };
+  return (
+    demandB.alertingSearches - demandA.alertingSearches ||
+    demandA.launchRank - demandB.launchRank ||
+    demandB.searches - demandA.searches
+  );
 }
 
 /** Greedy set cover within each staleness bucket; `due` arrives stalest first. */
@@ -164,7 +235,8 @@ function orderForCoverage(
     // Lazy greedy: gains only shrink as groups get covered, so a candidate whose fresh gain
     // still equals its queue's is the best one; queues by gain keep this linear-ish.
     const queues: PollTargetState[][] = [];
-    for (const candidate of due.slice(start, end)) {
+    // Greedy picks the first of equal gains: demand decides among them.
+    for (const candidate of due.slice(start, end).sort(compareDemand)) {
       const gain = coverOf(candidate).length;
       (queues[gain] ??= []).push(candidate);
     }
