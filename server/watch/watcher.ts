@@ -64,6 +64,10 @@ export type RunningWatcher = {
 const POLL_BATCH_SIZE = 10;
 /** How soon a cycle that found the last one still queued looks again. */
 const BUSY_RECHECK_SECONDS = 1;
+/** A claimed job whose worker sent no heartbeat for this long goes back to the queue. */
+const HEARTBEAT_SECONDS = 20;
+/** How often pg-boss looks for jobs past their heartbeat. */
+const SUPERVISE_SECONDS = 10;
 /** How often a worker says it is alive (well inside the planner's liveness window). */
 const HEARTBEAT_MS = 30_000;
 
@@ -107,6 +111,9 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     schema: QUEUE_SCHEMA,
     max: 4,
     schedule: false,
+    // Checks job heartbeats this often: with the queues' heartbeat a killed worker's jobs go
+    // back to the queue within HEARTBEAT_SECONDS plus this, not at the five-minute expiry.
+    superviseIntervalSeconds: SUPERVISE_SECONDS,
   });
   boss.on('error', (error) => log(`watcher queue error: ${error.message}`));
   // Declares this worker's budget: the planner splits the sum of all live workers' budgets.
@@ -129,16 +136,15 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
   heartbeat.unref();
   let lastFreshness = '';
   await boss.start();
-  await boss.createQueue(WATCH_CYCLE_QUEUE, {
-    policy: 'stately',
-    retryLimit: 1,
-    expireInSeconds: 300,
-  });
-  await boss.createQueue(WATCH_POLL_QUEUE, {
-    policy: 'stately',
-    retryLimit: 0,
-    expireInSeconds: 300,
-  });
+  const jobLease = { retryLimit: 1, expireInSeconds: 300, heartbeatSeconds: HEARTBEAT_SECONDS };
+  await boss.createQueue(WATCH_CYCLE_QUEUE, { policy: 'stately', ...jobLease });
+  // A job waits for its host's token inside its lease, so the expiry stays long; the heartbeat
+  // is what notices a dead worker. One retry lets a live worker take over a killed one's job;
+  // the just-in-time check skips it when an answer already covered the group.
+  await boss.createQueue(WATCH_POLL_QUEUE, { policy: 'stately', ...jobLease });
+  // createQueue leaves an existing queue as it was: bring queues of older installs up to date.
+  await boss.updateQueue(WATCH_CYCLE_QUEUE, jobLease);
+  await boss.updateQueue(WATCH_POLL_QUEUE, jobLease);
 
   const requestCycle = async (startAfterSeconds = 0, reason = 'requested'): Promise<void> => {
     await boss.send(WATCH_CYCLE_QUEUE, { reason } satisfies CycleJob, {
