@@ -114,6 +114,8 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     // Checks job heartbeats this often: with the queues' heartbeat a killed worker's jobs go
     // back to the queue within HEARTBEAT_SECONDS plus this, not at the five-minute expiry.
     superviseIntervalSeconds: SUPERVISE_SECONDS,
+    // Heartbeat failures are found by the monitor pass, claimed per queue at this interval.
+    monitorIntervalSeconds: SUPERVISE_SECONDS,
   });
   boss.on('error', (error) => log(`watcher queue error: ${error.message}`));
   // Declares this worker's budget: the planner splits the sum of all live workers' budgets.
