@@ -1,27 +1,33 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { appConfigSchema, type AppConfig as WebsiteConfig } from '#shared/api/app-config.ts';
 import { buildErrorBody, ERROR_CODES } from '#shared/api/errors.ts';
+import {
+  DEFAULT_RATE_LIMITS,
+  toFastifyTrustProxy,
+  type RateLimitSettings,
+  type TrustProxySetting,
+} from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Logger } from './logging/logger.ts';
+import type { ShelfwatchMetrics } from './metrics/metrics.ts';
 import { QuietRequestLogController, selectHttpLogger } from './logging/request-log.ts';
+import { authFailureLimitPlugin } from './plugins/auth-failure-limit.ts';
 import { authenticatePlugin, type VerifyToken } from './plugins/authenticate.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { answerClientError, answerFrameworkError, errorsPlugin } from './plugins/errors.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { createJsonSerializerCompiler } from './plugins/json-serializer.ts';
+import { addressRateLimitPlugin, userRateLimitPlugin } from './plugins/rate-limits.ts';
 import { accountRoutes } from './routes/account.ts';
 import { billingRoutes } from './routes/billing.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { healthRoutes } from './routes/health.ts';
 import { notificationsPublicRoutes, pushSubscriptionRoutes } from './routes/notifications.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { searchesRoutes } from './routes/searches.ts';
 import { watchHistoryRoutes, watchStatusRoutes } from './routes/watch.ts';
 
@@ -39,9 +45,14 @@ export type AppDependencies = {
   /** The process's logger; without one, a logger of `logLevel` (default info) is made. */
   logger?: Logger;
   logLevel?: string;
-  rateLimitPerMinute?: number;
+  /** Whose X-Forwarded-For names the client (TRUST_PROXY); default: nobody's. */
+  trustProxy?: TrustProxySetting;
+  /** Overrides of DEFAULT_RATE_LIMITS. */
+  rateLimits?: Partial<RateLimitSettings>;
   /** Public origin (for Twilio's signed URLs) and Twilio's auth token for its inbound webhook. */
   notify?: { publicUrl?: string; twilioAuthToken?: string };
+  /** Prometheus metrics served at /metrics (bearer `token` when set); none without. */
+  metrics?: { registry: ShelfwatchMetrics; token: string | undefined };
 };
 
 /** Builds the Fastify app: plugins, then the /v2 routes, then the website. */
@@ -49,18 +60,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: selectHttpLogger(deps.logger, deps.logLevel),
     logController: new QuietRequestLogController(),
-    trustProxy: true,
+    trustProxy: toFastifyTrustProxy(deps.trustProxy ?? false),
     bodyLimit: 64 * 1024,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createJsonSerializerCompiler());
 
   const idpOrigin = new URL(
     deps.website.auth.domain.startsWith('http')
       ? deps.website.auth.domain
       : `https://${deps.website.auth.domain}`,
   ).origin;
-  await app.register(helmet, {
+  const isHttps = deps.website.apiBaseUrl.startsWith('https:');
+  const limits = { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits };
+  await app.register(securityHeadersPlugin, {
+    // Browsers ignore it over plain http (RFC 6797): sent there, it only misstates the site.
+    hsts: isHttps ? undefined : false,
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -71,7 +88,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
         // Only meaningful on https; on a plain-http install it would break every request.
-        upgradeInsecureRequests: deps.website.apiBaseUrl.startsWith('https:') ? [] : null,
+        upgradeInsecureRequests: isHttps ? [] : null,
       },
     },
   });
@@ -90,30 +107,47 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(
     async (v2) => {
-      await v2.register(rateLimit, {
-        max: deps.rateLimitPerMinute ?? 300,
-        timeWindow: '1 minute',
-        errorResponseBuilder: (_request, context) => ({
-          statusCode: 429,
-          code: ERROR_CODES.rateLimited,
-          message: `Too many requests; try again in ${Math.ceil(context.ttl / 1000)} s`,
-        }),
+      // Before every `authenticate` hook below: a refused address costs no token check.
+      await v2.register(authFailureLimitPlugin, {
+        perMinute: limits.authFailuresPerAddressPerMinute,
       });
-      await v2.register(catalogRoutes, { db: deps.db });
-      await v2.register(watchStatusRoutes, { db: deps.db });
-      await v2.register(notificationsPublicRoutes, { db: deps.db, ...deps.notify });
+      // Public routes count per address, signed-in ones per user: people behind one address
+      // (an office, a mobile carrier) must not share one budget for their own reads.
+      await v2.register(async (open) => {
+        await open.register(addressRateLimitPlugin, { perMinute: limits.perAddressPerMinute });
+        await open.register(catalogRoutes, { db: deps.db });
+        await open.register(watchStatusRoutes, { db: deps.db });
+        await open.register(notificationsPublicRoutes, { db: deps.db, ...deps.notify });
+        await open.register(billingRoutes, {
+          checkoutPerMinute: limits.checkoutPerAddressPerMinute,
+        });
+      });
       await v2.register(async (signedIn) => {
         signedIn.addHook('onRequest', signedIn.authenticate);
+        await signedIn.register(userRateLimitPlugin, {
+          perMinute: limits.perUserPerMinute,
+          writesPerMinute: limits.userWritesPerMinute,
+        });
+        // Answers about one person must not be kept by the browser or a shared cache.
+        signedIn.addHook('onSend', async (_request, reply, payload) => {
+          void reply.header('cache-control', 'no-store');
+          return payload;
+        });
         await signedIn.register(accountRoutes, { db: deps.db });
         await signedIn.register(searchesRoutes, { db: deps.db });
         await signedIn.register(watchHistoryRoutes, { db: deps.db });
         await signedIn.register(pushSubscriptionRoutes, { db: deps.db });
       });
-      await v2.register(billingRoutes);
     },
     { prefix: '/v2' },
   );
 
+  if (deps.metrics !== undefined) {
+    await app.register(metricsRoutes, {
+      metrics: deps.metrics.registry,
+      token: deps.metrics.token,
+    });
+  }
   registerWebsite(app, deps.staticDir);
   return app;
 }

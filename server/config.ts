@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { LOG_FORMATS, type LogFormatSetting } from './logging/logger.ts';
@@ -12,6 +13,108 @@ const optionalString = z
   .optional()
   .transform((value) => (value === undefined || value === '' ? undefined : value));
 
+/**
+ * Which proxies may name the client in X-Forwarded-For: none, the nearest `n` hops, or
+ * addresses and CIDR ranges (proxy-addr's names loopback, linklocal, uniquelocal too).
+ */
+export type TrustProxySetting = false | number | string[];
+
+/** Requests allowed per minute by the API's limits (see server/plugins/rate-limits.ts). */
+export type RateLimitSettings = {
+  /** Public /v2 routes, per client address. */
+  perAddressPerMinute: number;
+  /** Signed-in routes, per user. */
+  perUserPerMinute: number;
+  /** Signed-in POST, PATCH and DELETE, per user, on top of the per-user limit. */
+  userWritesPerMinute: number;
+  /** Checkout calls (unauthenticated), per client address. */
+  checkoutPerAddressPerMinute: number;
+  /** Answers of 401 per client address before it is refused outright until the minute ends. */
+  authFailuresPerAddressPerMinute: number;
+};
+
+/**
+ * Reads in a signed-in page come in bursts (the search list, then each search's inventory),
+ * so the per-user limit is higher than the per-address one of the public catalog.
+ */
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  perAddressPerMinute: 300,
+  perUserPerMinute: 600,
+  userWritesPerMinute: 60,
+  checkoutPerAddressPerMinute: 10,
+  authFailuresPerAddressPerMinute: 20,
+};
+
+/** Sign-in form posts allowed per minute at the embedded login provider. */
+export type LoginLimitSettings = {
+  /** Across emails, against password spraying. */
+  perAddressPerMinute: number;
+  /** For one email, against guessing one account's password. */
+  perAddressAndEmailPerMinute: number;
+};
+
+/** Default sign-in limits. */
+export const DEFAULT_LOGIN_LIMITS: LoginLimitSettings = {
+  perAddressPerMinute: 30,
+  perAddressAndEmailPerMinute: 10,
+};
+
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY as a setting, or the sentence saying what is wrong with it. */
+function parseTrustProxy(value: string): TrustProxySetting | string {
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed === 'false' || trimmed === '0') {
+    return false;
+  }
+  if (trimmed === 'true' || trimmed === '*') {
+    return (
+      `"${trimmed}" would let any client choose its address with X-Forwarded-For; give the number ` +
+      'of proxies in front of Shelfwatch (e.g. 1) or their addresses (e.g. 10.0.0.1,192.168.0.0/16)'
+    );
+  }
+  if (/^\d+$/.test(trimmed)) {
+    return Number(trimmed);
+  }
+  const entries = trimmed.split(',').map((entry) => entry.trim());
+  const invalid = entries.filter((entry) => !isProxyAddress(entry));
+  return invalid.length === 0
+    ? entries
+    : `not a hop count, address or CIDR range: ${invalid.map((entry) => `"${entry}"`).join(', ')}`;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(entry)) {
+    return true;
+  }
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) {
+    return false;
+  }
+  return (
+    prefix === undefined ||
+    (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+  );
+}
+
+/**
+ * Fastify's form of the setting. A hop count becomes a function: Fastify 5 ignores a bare
+ * number (it cannot check the nearest peer), while a count means "the nearest n are proxies".
+ */
+export function toFastifyTrustProxy(
+  setting: TrustProxySetting,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') {
+    return setting === 0 ? false : (_address, hop) => hop < setting;
+  }
+  return setting;
+}
+
+function perMinute(defaultValue: number) {
+  return z.coerce.number().int().min(1).default(defaultValue);
+}
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -24,6 +127,7 @@ const environmentSchema = z.object({
   AUTH0_DOMAIN: optionalString,
   AUTH0_AUDIENCE: optionalString,
   AUTH0_CLIENT_ID: optionalString,
+  AUTH0_DESKTOP_CLIENT_ID: optionalString,
   API_AUDIENCE: z.string().default('https://api.shelfwatch.app'),
   SHELFWATCH_DEMO_PASSWORD: optionalString,
   SHELFWATCH_DISABLE_DEMO: booleanFromEnv,
@@ -63,6 +167,27 @@ const environmentSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .optional()
     .transform((value) => value !== 'false' && value !== '0'),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const setting = parseTrustProxy(value ?? '');
+      if (typeof setting === 'string') {
+        context.addIssue({ code: 'custom', message: setting });
+        return z.NEVER;
+      }
+      return setting;
+    }),
+  RATE_LIMIT_PER_MINUTE: perMinute(DEFAULT_RATE_LIMITS.perAddressPerMinute),
+  USER_RATE_LIMIT_PER_MINUTE: perMinute(DEFAULT_RATE_LIMITS.perUserPerMinute),
+  USER_WRITE_RATE_LIMIT_PER_MINUTE: perMinute(DEFAULT_RATE_LIMITS.userWritesPerMinute),
+  AUTH_FAILURES_PER_MINUTE: perMinute(DEFAULT_RATE_LIMITS.authFailuresPerAddressPerMinute),
+  LOGIN_RATE_LIMIT_PER_MINUTE: perMinute(DEFAULT_LOGIN_LIMITS.perAddressPerMinute),
+  METRICS_TOKEN: optionalString,
+  METRICS_PORT: z
+    .union([z.literal(''), z.coerce.number().int().min(1).max(65535)])
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
 });
 
 /** Runtime configuration of the server, read once from the environment. */
@@ -75,7 +200,13 @@ export type AppConfig = {
   embeddedPgPort: number;
   idp:
     | { kind: 'embedded'; port: number; issuer: string; clientId: string }
-    | { kind: 'auth0'; issuer: string; clientId: string };
+    | {
+        kind: 'auth0';
+        issuer: string;
+        clientId: string;
+        /** The macOS app's native client at the tenant, whose tokens the API also accepts. */
+        desktopClientId: string | undefined;
+      };
   apiAudience: string;
   demo: { isEnabled: boolean; password: string | undefined };
   supportEmail: string;
@@ -116,6 +247,15 @@ export type AppConfig = {
     upstreamRatePerMinute: number;
     upstreamBurst: number;
   };
+  /** TRUST_PROXY: off unless set; whose X-Forwarded-For names the client. */
+  trustProxy: TrustProxySetting;
+  rateLimits: RateLimitSettings;
+  loginLimits: LoginLimitSettings;
+  /**
+   * Prometheus metrics at /metrics: `token` (METRICS_TOKEN) makes it ask for a bearer token;
+   * `workerPort` (METRICS_PORT) is where `shelfwatch worker`, which has no website, serves them.
+   */
+  metrics: { token: string | undefined; workerPort: number | undefined };
 };
 
 /** Client id of the website and app at the embedded provider. */
@@ -138,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         kind: 'auth0',
         issuer: normaliseIssuer(values.AUTH0_DOMAIN ?? ''),
         clientId: values.AUTH0_CLIENT_ID ?? '',
+        desktopClientId: values.AUTH0_DESKTOP_CLIENT_ID,
       }
     : {
         kind: 'embedded',
@@ -202,6 +343,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       pollIntervalSeconds: values.POLL_INTERVAL_SECONDS,
       upstreamRatePerMinute: values.UPSTREAM_RATE_PER_MINUTE,
       upstreamBurst: values.UPSTREAM_BURST,
+    },
+    trustProxy: values.TRUST_PROXY,
+    rateLimits: {
+      ...DEFAULT_RATE_LIMITS,
+      perAddressPerMinute: values.RATE_LIMIT_PER_MINUTE,
+      perUserPerMinute: values.USER_RATE_LIMIT_PER_MINUTE,
+      userWritesPerMinute: values.USER_WRITE_RATE_LIMIT_PER_MINUTE,
+      authFailuresPerAddressPerMinute: values.AUTH_FAILURES_PER_MINUTE,
+    },
+    metrics: { token: values.METRICS_TOKEN, workerPort: values.METRICS_PORT },
+    loginLimits: {
+      ...DEFAULT_LOGIN_LIMITS,
+      perAddressPerMinute: values.LOGIN_RATE_LIMIT_PER_MINUTE,
     },
   };
 }

@@ -12,11 +12,15 @@ import {
   findRunningPostmaster,
   startEmbeddedPostgres,
   type EmbeddedCluster,
+  type RestartEvent,
 } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { startAlertDelivery } from './notify/delivery-worker.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { createAlertRecorder } from './metrics/record-alert.ts';
 import { createTokenVerifier } from './plugins/auth/token-verifier.ts';
+import { DESKTOP_CLIENT_ID } from './plugins/idp/configuration.ts';
 import { startIdentityProvider, type RunningIdentityProvider } from './plugins/idp/index.ts';
 import { createDownloadLinkResolver } from './services/download-link.ts';
 import { seedCatalog } from './services/catalog-service.ts';
@@ -105,15 +109,22 @@ async function startOrShareCluster(
   config: AppConfig,
   directory: string,
   passwordFile: string,
-  options: { isSharing: boolean; onPostgresLog?: (line: string) => void },
+  options: {
+    isSharing: boolean;
+    onPostgresLog?: (line: string) => void;
+    warn?: (line: string) => void;
+  },
 ): Promise<{ cluster: EmbeddedCluster; port: number; isShared: boolean }> {
   const password = await loadOrCreateSecretFile(passwordFile);
+  const warn = options.warn ?? ((line: string) => console.error(line));
   try {
     const cluster = await startEmbeddedPostgres({
       directory,
       port: config.embeddedPgPort,
       password,
       onLog: options.onPostgresLog,
+      // The process that started the cluster keeps it running: the API answers 503 meanwhile.
+      supervise: { onRestart: (event) => warn(describeRestart(event)) },
     });
     return { cluster, port: config.embeddedPgPort, isShared: false };
   } catch (error) {
@@ -124,6 +135,22 @@ async function startOrShareCluster(
       port: winner.port,
       isShared: true,
     };
+  }
+}
+
+/** One line of the embedded cluster's supervisor. */
+function describeRestart(event: RestartEvent): string {
+  switch (event.kind) {
+    case 'exited':
+      return `Embedded PostgreSQL (pid ${event.pid}) exited; restarting it`;
+    case 'restarted':
+      return `Embedded PostgreSQL is back (attempt ${event.attempt})`;
+    case 'failed':
+      return (
+        `Embedded PostgreSQL did not restart (attempt ${event.attempt}: ` +
+        `${event.error instanceof Error ? event.error.message : String(event.error)}); ` +
+        `trying again in ${Math.round(event.retryInMs / 1000)} s`
+      );
   }
 }
 
@@ -146,6 +173,7 @@ async function shareCluster(port: number, passwordFile: string): Promise<Embedde
 export async function startStack(
   config: AppConfig,
   logger: Logger = createLogger({ level: config.logLevel, format: config.logFormat }),
+  options: { isWorkerIncluded: boolean } = { isWorkerIncluded: true },
 ): Promise<RunningStack> {
   const log = logger.child({ component: 'stack' });
   const postgresLog = logger.child({ component: 'postgres' });
@@ -167,6 +195,12 @@ export async function startStack(
       );
     }
   };
+  if (config.trustProxy === false && isServedOverHttps(config)) {
+    log.warn(
+      'PUBLIC_URL is https but TRUST_PROXY is not set: behind a TLS proxy every visitor has the ' +
+        "proxy's address and all share one rate limit. Set TRUST_PROXY to the proxy's address.",
+    );
+  }
   stoppers.push(async () => cluster?.stop());
   stoppers.push(async () => db.destroy());
   try {
@@ -197,6 +231,8 @@ export async function startStack(
         clientId: config.idp.clientId,
         apiAudience: config.apiAudience,
         siteOrigins: [new URL(config.publicUrl).origin],
+        trustProxy: config.trustProxy,
+        loginLimits: config.loginLimits,
         // Its info lines repeat what the start banner says.
         logger: { info: (line) => idpLog.debug(line), warn: (line) => idpLog.warn(line) },
       });
@@ -207,9 +243,18 @@ export async function startStack(
         ? await ensureDemoAccount(db, { issuer: config.idp.issuer, password: config.demo.password })
         : undefined;
 
+    const metrics = createMetrics(db);
     const app = await buildApp({
       db,
-      verifyToken: createTokenVerifier({ issuer: config.idp.issuer, audience: config.apiAudience }),
+      verifyToken: createTokenVerifier({
+        issuer: config.idp.issuer,
+        audience: config.apiAudience,
+        // The website's client and the macOS app's; tokens of any other client are refused.
+        allowedClientIds:
+          config.idp.kind === 'embedded'
+            ? [config.idp.clientId, DESKTOP_CLIENT_ID]
+            : [config.idp.clientId, config.idp.desktopClientId].filter((id) => id !== undefined),
+      }),
       website: {
         auth: {
           domain: config.idp.issuer.replace(/\/$/, ''),
@@ -236,7 +281,10 @@ export async function startStack(
       corsOrigins: [new URL(config.publicUrl).origin, 'app://shelfwatch'],
       staticDir: WEBSITE_DIR,
       logger,
+      trustProxy: config.trustProxy,
+      rateLimits: config.rateLimits,
       notify: { publicUrl: config.publicUrl, twilioAuthToken: config.notify.twilioAuthToken },
+      metrics: { registry: metrics, token: config.metrics.token },
     });
     stoppers.push(async () => app.close());
     await app.listen({
@@ -244,15 +292,25 @@ export async function startStack(
       host: config.host,
       listenTextResolver: (address) => `Website and API listening at ${address}`,
     });
-    const delivery = await startAlertDelivery({
-      db,
-      config,
-      databaseUrl: connectionString,
-      logger: logger.child({ component: 'alerts' }),
-    });
-    stoppers.push(async () => delivery.stop());
-    const watcher = await startConfiguredWatcher({ db, config, connectionString, logger });
-    stoppers.push(async () => watcher?.stop());
+    // `shelfwatch serve` leaves polling and delivery to `shelfwatch worker` processes.
+    if (options.isWorkerIncluded) {
+      const delivery = await startAlertDelivery({
+        db,
+        config,
+        databaseUrl: connectionString,
+        logger: logger.child({ component: 'alerts' }),
+        onSettled: createAlertRecorder(metrics),
+      });
+      stoppers.push(async () => delivery.stop());
+      const watcher = await startConfiguredWatcher({
+        db,
+        config,
+        connectionString,
+        logger,
+        metrics,
+      });
+      stoppers.push(async () => watcher?.stop());
+    }
     return {
       db,
       app,
@@ -266,6 +324,12 @@ export async function startStack(
     await stop();
     throw error;
   }
+}
+
+/** True when the site or its embedded login provider has an https URL (served by a proxy). */
+function isServedOverHttps(config: AppConfig): boolean {
+  const isIssuerHttps = config.idp.kind === 'embedded' && config.idp.issuer.startsWith('https:');
+  return config.publicUrl.startsWith('https:') || isIssuerHttps;
 }
 
 /** Reads a generated secret from `file`, creating it (mode 600) on first use. */

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '#server/db/database.ts';
+import { announceSearchChange } from '#server/db/repositories/searches-repository.ts';
 import type { PushSubscriptionsTable, SearchRow, UserRow } from '#server/db/schema.ts';
 
 /** A stored browser push subscription. */
@@ -31,6 +32,7 @@ export async function disableSearchEmailUpdates(db: Executor, searchId: string):
     .set({ send_email_updates: false, updated_at: new Date() })
     .where('id', '=', searchId)
     .executeTakeFirst();
+  announceSearchChange({ searchId });
   return result.numUpdatedRows > 0n;
 }
 
@@ -74,19 +76,27 @@ export async function listPushSubscriptions(
     .execute();
 }
 
-/** Saves a subscription; an endpoint seen before moves to this user with its new keys. */
+/**
+ * Saves a subscription, or the new keys of one this user saved before; undefined when the
+ * endpoint is another user's, which keeps it (one statement, so no race can move it).
+ */
 export async function upsertPushSubscription(
   db: Executor,
   userId: string,
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
-): Promise<PushSubscriptionRow> {
+): Promise<PushSubscriptionRow | undefined> {
   const keys = JSON.stringify(subscription.keys);
   return await db
     .insertInto('push_subscriptions')
     .values({ user_id: userId, endpoint: subscription.endpoint, keys })
-    .onConflict((conflict) => conflict.column('endpoint').doUpdateSet({ user_id: userId, keys }))
+    .onConflict((conflict) =>
+      conflict
+        .column('endpoint')
+        .doUpdateSet({ keys })
+        .where('push_subscriptions.user_id', '=', userId),
+    )
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
 }
 
 /** Removes one of the user's subscriptions; false when they had none with that endpoint. */

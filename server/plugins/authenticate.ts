@@ -1,16 +1,136 @@
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { Db } from '#server/db/database.ts';
-import { findOrCreateUserByIdentity } from '#server/db/repositories/users-repository.ts';
+import {
+  findOrCreateUserByIdentity,
+  watchUserChanges,
+  type UserIdentity,
+} from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { extractBearerToken, TokenRejectedError } from '#server/plugins/auth/index.ts';
 import { AppError } from '#server/services/app-error.ts';
 
-/** Checks a bearer token and says whose it is; throws when it is not acceptable. */
-export type VerifyToken = (
-  token: string,
-) => Promise<{ issuer: string; subject: string; email?: string }>;
+/**
+ * Checks a bearer token and says whose it is, and until when (`expiresAt`, epoch ms, the
+ * token's `exp`); throws when it is not acceptable.
+ */
+export type VerifyToken = (token: string) => Promise<UserIdentity & { expiresAt?: number }>;
+
+/** Users kept in memory at most; beyond this the least recently used is dropped. */
+const USER_CACHE_SIZE = 5000;
+
+/**
+ * Longest a cached user row is trusted. Changes made in this process (account form, plan
+ * changes of billing and the demo account) drop the entry at once through watchUserChanges;
+ * this bound is for changes made elsewhere: `shelfwatch set-plan` runs in a process of its
+ * own, and so may other API processes on the same database. Thirty seconds keeps a plan
+ * change visible quickly while a busy user still costs one read per half minute.
+ */
+export const USER_CACHE_MAX_AGE_MS = 30_000;
+
+type CachedUser = { user: Promise<UserRow>; userId: string | undefined; expiresAt: number };
+
+/** User rows kept in memory per identity (see createUserCache). */
+export type UserCache = {
+  /** The identity's user, from memory while fresh. */
+  resolve: (identity: UserIdentity & { expiresAt?: number }, now?: number) => Promise<UserRow>;
+  /** Drops the user's entry, and any still loading (whose user is not known yet). */
+  forget: (userId: string) => void;
+  /** How many identities are cached. */
+  countEntries: () => number;
+};
+
+/**
+ * User rows by identity (issuer and subject), each resolved once (read, or created on first
+ * sight) and kept until the token's expiry or `maxAgeMs`, whichever comes first; the least
+ * recently used go beyond `maxEntries`. Concurrent requests of one identity share one read.
+ */
+export function createUserCache(
+  load: (identity: UserIdentity) => Promise<UserRow>,
+  options: { maxEntries?: number; maxAgeMs?: number } = {},
+): UserCache {
+  const maxEntries = options.maxEntries ?? USER_CACHE_SIZE;
+  const maxAgeMs = options.maxAgeMs ?? USER_CACHE_MAX_AGE_MS;
+  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
+  const entries = new Map<string, CachedUser>();
+  return {
+    resolve: async (identity, now = Date.now()) => {
+      const key = `${identity.issuer}\u0000${identity.subject}`;
+      const cached = entries.get(key);
+      entries.delete(key);
+      if (cached !== undefined && cached.expiresAt > now) {
+        entries.set(key, cached);
+        return await cached.user;
+      }
+      const entry: CachedUser = {
+        user: load(identity),
+        userId: undefined,
+        expiresAt: Math.min(identity.expiresAt ?? Infinity, now + maxAgeMs),
+      };
+      entries.set(key, entry);
+      for (const oldest of entries.keys()) {
+        if (entries.size <= maxEntries) break;
+        entries.delete(oldest);
+      }
+      try {
+        const user = await entry.user;
+        entry.userId = user.id;
+        return user;
+      } catch (error) {
+        if (entries.get(key) === entry) entries.delete(key);
+        throw error;
+      }
+    },
+    forget: (userId) => {
+      for (const [key, entry] of entries) {
+        if (entry.userId === userId || entry.userId === undefined) entries.delete(key);
+      }
+    },
+    countEntries: () => entries.size,
+  };
+}
+
+/** Tokens whose successful verification is remembered at most (least recently used dropped). */
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
+/**
+ * A `VerifyToken` that remembers what each accepted token proved until the token's own
+ * `exp`, so a client sending the same token again costs a hash instead of an RSA signature
+ * check (a third of a signed-in read's CPU otherwise). Only exact tokens that passed every
+ * check are remembered, keyed by their SHA-256 so no bearer token stays in memory; refusals
+ * are never remembered, and a token whose verifier names no expiry is checked each time.
+ */
+export function createVerifiedTokenCache(
+  verifyToken: VerifyToken,
+  options: { maxEntries?: number; now?: () => number } = {},
+): VerifyToken {
+  const maxEntries = options.maxEntries ?? VERIFIED_TOKEN_CACHE_SIZE;
+  const now = options.now ?? ((): number => Date.now());
+  type VerifiedIdentity = Awaited<ReturnType<VerifyToken>>;
+  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
+  const verified = new Map<string, VerifiedIdentity & { expiresAt: number }>();
+  return async (token) => {
+    const key = hash('sha256', token, 'base64url');
+    const known = verified.get(key);
+    verified.delete(key);
+    if (known !== undefined && known.expiresAt > now()) {
+      verified.set(key, known);
+      return known;
+    }
+    const identity = await verifyToken(token);
+    const { expiresAt } = identity;
+    if (expiresAt !== undefined && expiresAt > now()) {
+      verified.set(key, { ...identity, expiresAt });
+      for (const oldest of verified.keys()) {
+        if (verified.size <= maxEntries) break;
+        verified.delete(oldest);
+      }
+    }
+    return identity;
+  };
+}
 
 // Declaration merging needs interfaces: these extend Fastify's own.
 /* eslint-disable @typescript-eslint/consistent-type-definitions */
@@ -27,9 +147,16 @@ declare module 'fastify' {
 }
 /* eslint-enable @typescript-eslint/consistent-type-definitions */
 
-/** Adds the `authenticate` hook: bearer token → verified identity → user (created on first sight). */
+/**
+ * Adds the `authenticate` hook: bearer token → verified identity (remembered per token until
+ * it expires) → user (created on first sight, cached per identity).
+ */
 export const authenticatePlugin = fp(
   (app: FastifyInstance, options: { db: Db; verifyToken: VerifyToken }) => {
+    const verifyToken = createVerifiedTokenCache(options.verifyToken);
+    const users = createUserCache((identity) => findOrCreateUserByIdentity(options.db, identity));
+    const stopWatching = watchUserChanges((userId) => users.forget(userId));
+    app.addHook('onClose', async () => stopWatching());
     app.decorateRequest('authenticatedUser', null);
     app.decorateRequest('requireUser', function requireUser(this: FastifyRequest): UserRow {
       if (this.authenticatedUser === null) {
@@ -38,7 +165,7 @@ export const authenticatePlugin = fp(
       return this.authenticatedUser;
     });
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      request.authenticatedUser = await resolveUser(request, options);
+      request.authenticatedUser = await resolveUser(request, verifyToken, users);
     });
   },
   { name: 'authenticate' },
@@ -46,7 +173,8 @@ export const authenticatePlugin = fp(
 
 async function resolveUser(
   request: FastifyRequest,
-  options: { db: Db; verifyToken: VerifyToken },
+  verifyToken: VerifyToken,
+  users: UserCache,
 ): Promise<UserRow> {
   const token = extractBearerToken(request.headers.authorization);
   if (token === undefined) {
@@ -58,7 +186,7 @@ async function resolveUser(
   }
   let identity: Awaited<ReturnType<VerifyToken>>;
   try {
-    identity = await options.verifyToken(token);
+    identity = await verifyToken(token);
   } catch (error) {
     if (error instanceof TokenRejectedError && error.reason === 'keys-unavailable') {
       // The token may be fine; the login provider's keys are out of reach for now.
@@ -76,5 +204,5 @@ async function resolveUser(
       'Your session has expired or is not valid; sign in again',
     );
   }
-  return await findOrCreateUserByIdentity(options.db, identity);
+  return await users.resolve(identity);
 }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import twilio from 'twilio';
 import { z } from 'zod';
-import { errorBodySchema } from '#shared/api/errors.ts';
+import { ERROR_CODES, errorBodySchema } from '#shared/api/errors.ts';
 import {
   pushPublicKeySchema,
   pushSubscriptionDeleteSchema,
@@ -43,6 +43,7 @@ const errors = {
   401: errorBodySchema,
   403: errorBodySchema,
   404: errorBodySchema,
+  429: errorBodySchema,
 };
 
 /** Options of the public notification routes. */
@@ -173,11 +174,21 @@ export const pushSubscriptionRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (
     {
       schema: {
         body: pushSubscriptionInputSchema,
-        response: { 201: pushSubscriptionSchema, ...errors },
+        response: { 201: pushSubscriptionSchema, ...errors, 409: errorBodySchema },
       },
     },
     async (request, reply) => {
       const row = await upsertPushSubscription(db, request.requireUser().id, request.body);
+      if (row === undefined) {
+        // Taking it over would send this user's alerts to someone else's browser, and theirs
+        // no longer to them; the browser makes a new endpoint when subscribed again.
+        throw new AppError(
+          409,
+          ERROR_CODES.pushEndpointTaken,
+          'This push endpoint is registered to another account',
+          { field: 'endpoint' },
+        );
+      }
       return reply
         .code(201)
         .send({ id: row.id, endpoint: row.endpoint, created_at: row.created_at.toISOString() });

@@ -11,14 +11,13 @@ import {
   searchUpdateSchema,
 } from '#shared/api/searches.ts';
 import type { Db } from '#server/db/database.ts';
-import { listPreferredParts } from '#server/db/repositories/searches-repository.ts';
-import { computeSearchInventory } from '#server/services/inventory-service.ts';
+import { compileResponseSerializer, sendSerializedJson } from '#server/plugins/json-serializer.ts';
+import { readSearchInventory } from '#server/services/inventory-service.ts';
 import {
   createUserSearch,
   deleteUserSearch,
   getUserSearch,
-  listUserSearches,
-  requireOwnedSearch,
+  createSearchListCache,
   requireSearchAccess,
   updateUserSearch,
 } from '#server/services/searches-service.ts';
@@ -42,10 +41,17 @@ export async function checkSearchAccess(request: FastifyRequest): Promise<void> 
 export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.addHook('preValidation', checkSearchAccess);
 
+  const searchLists = createSearchListCache({
+    db,
+    serialize: compileResponseSerializer(searchListSchema),
+  });
+  app.addHook('onClose', async () => searchLists.close());
+
   app.get(
     '/searches/my_searches',
     { schema: { response: { 200: searchListSchema, ...errors } } },
-    async (request) => listUserSearches(db, request.requireUser()),
+    async (request, reply) =>
+      sendSerializedJson(reply, await searchLists.read(request.requireUser())),
   );
 
   app.post(
@@ -87,10 +93,6 @@ export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.get(
     '/searches/:id/inventory',
     { schema: { params: searchParamsSchema, response: { 200: searchInventorySchema, ...errors } } },
-    async (request) => {
-      const search = await requireOwnedSearch(db, request.requireUser(), request.params.id);
-      const preferred = await listPreferredParts(db, [search.id]);
-      return await computeSearchInventory(db, search, preferred.get(search.id) ?? new Set());
-    },
+    async (request) => readSearchInventory(db, request.requireUser(), request.params.id),
   );
 };

@@ -7,8 +7,8 @@ import {
   watchStatusSchema,
 } from '#shared/api/watch.ts';
 import type { Db } from '#server/db/database.ts';
-import { requireOwnedSearch } from '#server/services/searches-service.ts';
-import { computeSearchHistory, computeWatchStatus } from '#server/watch/reads.ts';
+import { notFound } from '#server/services/app-error.ts';
+import { computeWatchStatus, readSearchHistory } from '#server/watch/reads.ts';
 import { checkSearchAccess } from './searches.ts';
 
 const errors = {
@@ -35,8 +35,15 @@ export const watchHistoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
       },
     },
     async (request) => {
-      const search = await requireOwnedSearch(db, request.requireUser(), request.params.id);
-      return await computeSearchHistory(db, search, request.query.days);
+      const history = await readSearchHistory(db, {
+        userId: request.requireUser().id,
+        searchId: request.params.id,
+        days: request.query.days,
+      });
+      if (history === undefined) {
+        throw notFound('Search');
+      }
+      return history;
     },
   );
 };

@@ -15,6 +15,7 @@ import {
   upsertProducts,
   upsertStores,
 } from '#server/db/repositories/catalog-repository.ts';
+import { markCatalogChanged } from './catalog-cache.ts';
 
 /** Loads the curated catalog shipped with the code; safe to run on every start. */
 export async function seedCatalog(db: Db): Promise<void> {
@@ -23,6 +24,7 @@ export async function seedCatalog(db: Db): Promise<void> {
     await upsertStores(trx, STORE_SEEDS);
     await upsertProducts(trx, PRODUCT_TYPE_SEEDS, PRODUCT_MODEL_SEEDS);
   });
+  markCatalogChanged();
 }
 
 /** What an import did. */
@@ -44,7 +46,7 @@ export async function importStoreDirectory(
 ): Promise<StoreImportReport> {
   const json = await readDirectory(source, fetchDirectory);
   const parsed = parseStoreDirectory(json);
-  return await db.transaction().execute(async (trx) => {
+  const report = await db.transaction().execute(async (trx) => {
     const known = new Set((await listCountries(trx)).map((country) => country.locale_code));
     const added: CountrySeed[] = [];
     const unplaceable = new Set<string>();
@@ -73,6 +75,8 @@ export async function importStoreDirectory(
     const imported = await upsertStores(trx, stores);
     return { imported, countriesAdded: added.map((country) => country.country_code), skipped };
   });
+  markCatalogChanged();
+  return report;
 }
 
 async function readDirectory(source: string, fetchDirectory: typeof fetch): Promise<unknown> {

@@ -4,92 +4,72 @@ import type {
   SearchInventory,
 } from '#shared/api/inventory.ts';
 import type { Executor } from '#server/db/database.ts';
+import { countAvailableByProductAndStore } from '#server/db/repositories/availability-repository.ts';
 import {
-  countAvailableByProductAndStore,
-  listNeighbours,
-  listSnapshots,
-} from '#server/db/repositories/availability-repository.ts';
-import {
-  findStoresByIds,
-  findStoreWithCountry,
-  listProductModels,
-} from '#server/db/repositories/catalog-repository.ts';
-import type { SearchRow } from '#server/db/schema.ts';
-import { describeCheckHealth } from '#server/watch/reads.ts';
-
-/** The search's store (with its country) and the product's models sold there. */
-export type SearchCatalog = {
-  home: Awaited<ReturnType<typeof findStoreWithCountry>>;
-  models: Awaited<ReturnType<typeof listProductModels>>;
-};
-
-/** Looks up the catalog rows a search's inventory and its API view both need. */
-export async function loadSearchCatalog(db: Executor, search: SearchRow): Promise<SearchCatalog> {
-  const home = await findStoreWithCountry(db, search.store_id);
-  const models =
-    home === undefined ? [] : await listProductModels(db, search.product_type, home.country_code);
-  return { home, models };
-}
+  findSearchInventorySources,
+  type SearchInventorySources,
+} from '#server/db/repositories/searches-repository.ts';
+import type { UserRow } from '#server/db/schema.ts';
+import { computeStaleAfterMs, readWatchFreshness } from '#server/watch/freshness-status.ts';
+import { describeCheckHealth, describeLateBefore } from '#server/watch/reads.ts';
+import { notFound } from './app-error.ts';
 
 /** Stores the landing page shows per product type at most. */
 const EXAMPLE_STORES_PER_PRODUCT = 12;
 
 /**
- * The search's store and, when nearby results are on, its neighbours within the search's
+ * One of the user's searches' inventory, read in one statement; anyone else's is a 404. The
+ * search's store and, when nearby results are on, its neighbours within the search's
  * distance limit, nearest first. Nearby stores appear only with something available; the
  * search's own store appears once it has been checked at all, so "No models available"
  * means checked-and-empty and "No inventory found" means nothing is known yet.
  */
-export async function computeSearchInventory(
+export async function readSearchInventory(
   db: Executor,
-  search: SearchRow,
-  preferredParts: ReadonlySet<string>,
-  catalog?: SearchCatalog,
+  user: UserRow,
+  searchId: string,
+  now: number = Date.now(),
 ): Promise<SearchInventory> {
-  const { home, models } = catalog ?? (await loadSearchCatalog(db, search));
-  if (home === undefined) {
+  const staleAfterMs = computeStaleAfterMs(await readWatchFreshness(db, now));
+  const sources = await findSearchInventorySources(db, {
+    userId: user.id,
+    searchId,
+    now: new Date(now),
+    lateBefore: describeLateBefore(now, staleAfterMs),
+  });
+  if (sources === undefined) {
+    throw notFound('Search');
+  }
+  return buildSearchInventory(sources, now, staleAfterMs);
+}
+
+/** The inventory answer from what the database returned for one search. */
+export function buildSearchInventory(
+  sources: SearchInventorySources,
+  now: number = Date.now(),
+  staleAfterMs?: number,
+): SearchInventory {
+  if (sources.home_country_code === null) {
     return { stores: [], last_checked_at: null };
   }
-  const neighbours = search.include_nearby_store_results
-    ? await listNeighbours(db, search.store_id, search.max_distance_miles)
-    : [];
-  const storeIds = [search.store_id, ...neighbours.map((n) => n.neighbour_store_id)];
-  const partNumbers = models.map((model) => model.part_number);
-  const [snapshots, stores] = await Promise.all([
-    listSnapshots(db, storeIds, partNumbers),
-    findStoresByIds(db, storeIds),
-  ]);
-  const storeById = new Map(stores.map((store) => [store.store_id, store]));
-  const modelByPart = new Map(models.map((model) => [model.part_number, model]));
+  const preferredParts = new Set(sources.preferred_parts);
+  const modelByPart = new Map(sources.models.map((model) => [model.part_number, model]));
   const isShownPart = (part: string): boolean =>
-    !search.show_results_only_for_preferred_models || preferredParts.has(part);
-
+    !sources.show_results_only_for_preferred_models || preferredParts.has(part);
   const availableByStore = new Map<string, string[]>();
-  let lastCheckedAt: Date | null = null;
-  for (const snapshot of snapshots) {
-    if (
-      snapshot.store_id === search.store_id &&
-      (lastCheckedAt === null || snapshot.observed_at > lastCheckedAt)
-    ) {
-      lastCheckedAt = snapshot.observed_at;
-    }
-    if (snapshot.status === 'available' && isShownPart(snapshot.part_number)) {
+  for (const snapshot of sources.available) {
+    if (isShownPart(snapshot.part_number)) {
       const parts = availableByStore.get(snapshot.store_id) ?? [];
       parts.push(snapshot.part_number);
       availableByStore.set(snapshot.store_id, parts);
     }
   }
-
+  const lastCheckedAt = sources.home_last_checked_at;
   const rows: InventoryStore[] = [];
-  const distances = new Map<string, number | null>([
-    [search.store_id, 0],
-    ...neighbours.map((n): [string, number] => [n.neighbour_store_id, n.distance_miles]),
-  ]);
-  for (const storeId of storeIds) {
-    const store = storeById.get(storeId);
-    const parts = availableByStore.get(storeId) ?? [];
-    const isHome = storeId === search.store_id;
-    if (store === undefined || (isHome ? lastCheckedAt === null : parts.length === 0)) {
+  for (const store of sources.covered_stores) {
+    const parts = availableByStore.get(store.store_id) ?? [];
+    const isHome = store.store_id === sources.store_id;
+    if (isHome ? lastCheckedAt === null : parts.length === 0) {
       continue;
     }
     rows.push({
@@ -97,7 +77,7 @@ export async function computeSearchInventory(
       store_name: store.store_name,
       store_city: store.city,
       store_state: store.state_code,
-      distance_miles: distances.get(storeId) ?? null,
+      distance_miles: store.distance_miles,
       available_models: parts
         .map((part) => ({
           part_number: part,
@@ -114,13 +94,8 @@ export async function computeSearchInventory(
   return {
     stores: rows,
     last_checked_at: lastCheckedAt?.toISOString() ?? null,
-    ...((await describeCheckHealth(db, search)) ?? {}),
+    ...(describeCheckHealth(sources, now, staleAfterMs) ?? {}),
   };
-}
-
-/** How many stores of an inventory have something to show (the search card's count). */
-export function countStoresWithInventory(inventory: SearchInventory): number {
-  return inventory.stores.filter((store) => store.available_models.length > 0).length;
 }
 
 /** For each product type, the stores with the most models available now. */

@@ -9,23 +9,21 @@ import {
   listProductModels,
 } from '#server/db/repositories/catalog-repository.ts';
 import {
+  announceSearchChange,
   countSearchesByUser,
   deleteOwnedSearch,
   findOwnedSearch,
+  findOwnedSearchCard,
   insertSearch,
-  listPreferredParts,
-  listSearchesByUser,
+  listSearchCardsByUser,
   replacePreferredParts,
   updateOwnedSearch,
+  watchSearchChanges,
+  type SearchCardRow,
 } from '#server/db/repositories/searches-repository.ts';
 import { findUserById } from '#server/db/repositories/users-repository.ts';
 import type { Database, SearchRow, UserRow } from '#server/db/schema.ts';
 import { AppError, invalidInput, notFound } from './app-error.ts';
-import {
-  computeSearchInventory,
-  countStoresWithInventory,
-  loadSearchCatalog,
-} from './inventory-service.ts';
 
 /** "Better or Premium": the plans that include searches on the website. */
 function listPaidPlanTitles(): string {
@@ -64,27 +62,143 @@ function describeSearchLimit(plan: Plan): string {
     : `${allowance} Upgrade to ${larger.join(' or ')} to add more, or delete a search you no longer need.`;
 }
 
-/** The signed-in user's searches, oldest first. */
+/** The signed-in user's searches, oldest first, in one statement however many there are. */
 export async function listUserSearches(db: Executor, user: UserRow): Promise<Search[]> {
-  const rows = await listSearchesByUser(db, user.id);
-  const preferred = await listPreferredParts(
-    db,
-    rows.map((row) => row.id),
-  );
-  return await Promise.all(
-    rows.map((row) => composeSearch(db, row, preferred.get(row.id) ?? new Set())),
-  );
+  return (await listSearchCardsByUser(db, user.id)).map(composeSearch);
 }
 
-/** One of the user's searches; anyone else's is a 404. */
+/**
+ * Age after which a user's serialised search list is refreshed (see createSearchListCache;
+ * it is served at most twice this old). Writes through this process (create, edit, delete,
+ * the unsubscribe link) drop it at once; the bound is for what changes elsewhere: the
+ * stores-with-inventory counts follow the watcher's snapshots, and another API process may
+ * edit the searches. Seconds are invisible next to the watcher's one-minute checks, and a
+ * busy user's list then costs one query per five seconds instead of one per request.
+ */
+export const SEARCH_LIST_MAX_AGE_MS = 5_000;
+/** Users whose list is kept at most; beyond this the least recently read are dropped. */
+const SEARCH_LIST_CACHE_SIZE = 1_000;
+
+/** Users' search lists kept serialised in memory (see createSearchListCache). */
+export type SearchListCache = {
+  /** The user's list as the route answers it: from memory while fresh. */
+  read: (user: UserRow, now?: number) => Promise<Buffer>;
+  /** Stops following search changes (when the app closes). */
+  close: () => void;
+};
+
+type CachedList = {
+  body: Promise<Buffer>;
+  searchIds: Set<string>;
+  loadedAt: number;
+  isRefreshing: boolean;
+};
+
+/**
+ * Serialised search lists per user, loaded by `listUserSearches` in one statement and dropped
+ * when this process announces a change of the user's searches. A list older than `maxAgeMs`
+ * is refreshed in the background while readers keep the previous one, up to twice that age,
+ * after which readers wait for a fresh load: so lists of busy users never expire all at once
+ * under load. Concurrent reads of one user share one load; the least recently read lists go
+ * beyond `maxEntries`.
+ */
+export function createSearchListCache(options: {
+  db: Executor;
+  serialize: (searches: Search[]) => string;
+  maxAgeMs?: number;
+  maxEntries?: number;
+}): SearchListCache {
+  const maxAgeMs = options.maxAgeMs ?? SEARCH_LIST_MAX_AGE_MS;
+  const maxEntries = options.maxEntries ?? SEARCH_LIST_CACHE_SIZE;
+  // A Map iterates in insertion order: re-inserting on use keeps the least recently read first.
+  const lists = new Map<string, CachedList>();
+  const stopWatching = watchSearchChanges((change) => {
+    if ('userId' in change) {
+      lists.delete(change.userId);
+      return;
+    }
+    for (const [userId, list] of lists) {
+      if (list.searchIds.has(change.searchId)) lists.delete(userId);
+    }
+  });
+
+  const load = (user: UserRow, now: number): CachedList => {
+    const entry: CachedList = {
+      body: listUserSearches(options.db, user).then((searches) => {
+        for (const search of searches) entry.searchIds.add(search.id);
+        return Buffer.from(options.serialize(searches));
+      }),
+      searchIds: new Set(),
+      loadedAt: now,
+      isRefreshing: false,
+    };
+    return entry;
+  };
+  const keep = (userId: string, entry: CachedList): void => {
+    lists.delete(userId);
+    lists.set(userId, entry);
+    for (const oldest of lists.keys()) {
+      if (lists.size <= maxEntries) break;
+      lists.delete(oldest);
+    }
+  };
+  const refreshInBackground = (user: UserRow, stale: CachedList, now: number): void => {
+    stale.isRefreshing = true;
+    const fresh = load(user, now);
+    // A change announced meanwhile dropped `stale`: the refresh may predate it, so it is not kept.
+    fresh.body.then(
+      () => {
+        if (lists.get(user.id) === stale) keep(user.id, fresh);
+      },
+      () => {
+        if (lists.get(user.id) === stale) lists.delete(user.id);
+      },
+    );
+  };
+
+  return {
+    read: async (user, now = Date.now()) => {
+      const cached = lists.get(user.id);
+      const age = cached === undefined ? Infinity : now - cached.loadedAt;
+      if (cached !== undefined && age < 2 * maxAgeMs) {
+        keep(user.id, cached);
+        if (age >= maxAgeMs && !cached.isRefreshing) {
+          refreshInBackground(user, cached, now);
+        }
+        return await cached.body;
+      }
+      const entry = load(user, now);
+      keep(user.id, entry);
+      try {
+        return await entry.body;
+      } catch (error) {
+        if (lists.get(user.id) === entry) lists.delete(user.id);
+        throw error;
+      }
+    },
+    close: stopWatching,
+  };
+}
+
+/** One of the user's searches, in one statement; anyone else's is a 404. */
 export async function getUserSearch(
   db: Executor,
   user: UserRow,
   searchId: string,
 ): Promise<Search> {
-  const row = await requireOwnedSearch(db, user, searchId);
-  const preferred = await listPreferredParts(db, [row.id]);
-  return await composeSearch(db, row, preferred.get(row.id) ?? new Set());
+  return composeSearch(await requireSearchCard(db, user.id, searchId));
+}
+
+async function requireSearchCard(
+  db: Executor,
+  userId: string,
+  searchId: string,
+): Promise<SearchCardRow> {
+  const card = await findOwnedSearchCard(db, userId, searchId);
+  if (card === undefined) {
+    throw notFound('Search');
+  }
+  return card;
 }
 
 /** The user's search row or a 404. */
@@ -109,7 +223,7 @@ export async function createUserSearch(
   user: UserRow,
   input: NewSearch & { product_type: string; store_id: string },
 ): Promise<Search> {
-  return await db.transaction().execute(async (trx) => {
+  const search = await db.transaction().execute(async (trx) => {
     const locked = await findUserById(trx, user.id, { isLocked: true });
     if (locked === undefined) {
       throw notFound('Account');
@@ -144,8 +258,10 @@ export async function createUserSearch(
       max_distance_miles: input.max_distance_miles ?? null,
     });
     await replacePreferredParts(trx, row.id, parts);
-    return await composeSearch(trx, row, new Set(parts));
+    return composeSearch(await requireSearchCard(trx, locked.id, row.id));
   });
+  announceSearchChange({ userId: user.id });
+  return search;
 }
 
 /** Replaces a search's settings. */
@@ -155,7 +271,7 @@ export async function updateUserSearch(
   searchId: string,
   input: SearchUpdate & { product_type: string; store_id: string },
 ): Promise<Search> {
-  return await db.transaction().execute(async (trx) => {
+  const search = await db.transaction().execute(async (trx) => {
     const existing = await requireOwnedSearch(trx, user, searchId);
     const { countryCode } = await requireCatalogEntries(trx, input.product_type, input.store_id);
     // After a product or store change the client may still send the old models: drop them
@@ -196,8 +312,10 @@ export async function updateUserSearch(
       throw notFound('Search');
     }
     await replacePreferredParts(trx, row.id, parts);
-    return await composeSearch(trx, row, new Set(parts));
+    return composeSearch(await requireSearchCard(trx, user.id, row.id));
   });
+  announceSearchChange({ userId: user.id });
+  return search;
 }
 
 /** Deletes one of the user's searches. */
@@ -209,6 +327,7 @@ export async function deleteUserSearch(
   if (!(await deleteOwnedSearch(db, user.id, searchId))) {
     throw notFound('Search');
   }
+  announceSearchChange({ userId: user.id });
 }
 
 async function requireCatalogEntries(
@@ -257,37 +376,28 @@ async function resolvePreferredParts(
   return preferred;
 }
 
-/** Builds the API's view of a search: names, models with preferred flags, inventory count. */
-async function composeSearch(
-  db: Executor,
-  row: SearchRow,
-  preferred: ReadonlySet<string>,
-): Promise<Search> {
-  const [product, catalog] = await Promise.all([
-    findProductType(db, row.product_type),
-    loadSearchCatalog(db, row),
-  ]);
-  const { home: store, models } = catalog;
-  const inventory = await computeSearchInventory(db, row, preferred, catalog);
+/** The API's view of a search card: names, models with preferred flags, inventory count. */
+function composeSearch(card: SearchCardRow): Search {
+  const preferred = new Set(card.preferred_parts);
   return {
-    search_id: row.id,
-    id: row.id,
-    product_type: row.product_type,
-    product_name: product?.product_name ?? row.product_type,
-    store_id: row.store_id,
-    store_name: store?.store_name ?? row.store_id,
-    store_city: store?.city ?? '',
-    store_state: store?.state_code ?? null,
-    include_nearby_store_results: row.include_nearby_store_results,
-    show_results_only_for_preferred_models: row.show_results_only_for_preferred_models,
-    send_text_updates: row.send_text_updates,
-    send_email_updates: row.send_email_updates,
-    max_distance_miles: row.max_distance_miles,
-    product_models: models.map((model) => ({
+    search_id: card.id,
+    id: card.id,
+    product_type: card.product_type,
+    product_name: card.product_name ?? card.product_type,
+    store_id: card.store_id,
+    store_name: card.store_name ?? card.store_id,
+    store_city: card.store_city ?? '',
+    store_state: card.store_state,
+    include_nearby_store_results: card.include_nearby_store_results,
+    show_results_only_for_preferred_models: card.show_results_only_for_preferred_models,
+    send_text_updates: card.send_text_updates,
+    send_email_updates: card.send_email_updates,
+    max_distance_miles: card.max_distance_miles,
+    product_models: card.models.map((model) => ({
       part_number: model.part_number,
       display_name: model.display_name,
       is_preferred: preferred.has(model.part_number),
     })),
-    stores_with_inventory: countStoresWithInventory(inventory),
+    stores_with_inventory: card.stores_with_inventory,
   };
 }

@@ -1,33 +1,28 @@
 import type { SearchHistory, UpstreamHostStatus, WatchStatus } from '#shared/api/watch.ts';
 import type { Executor } from '#server/db/database.ts';
 import {
-  countRestocksByDay,
-  listEventsForStores,
-  listNeighbours,
-} from '#server/db/repositories/availability-repository.ts';
+  findSearchHistorySources,
+  type CheckStateColumns,
+} from '#server/db/repositories/searches-repository.ts';
 import {
-  findStoresByIds,
-  findStoreWithCountry,
-  listProductModels,
-} from '#server/db/repositories/catalog-repository.ts';
-import {
+  countOverdueTargets,
   countRecentRequests,
-  findFirstFailureAfter,
-  findPollTarget,
   listUpstreamHosts,
 } from '#server/db/repositories/watch-repository.ts';
-import type { SearchRow } from '#server/db/schema.ts';
+import { findWatchFreshness } from '#server/db/repositories/watch-workers-repository.ts';
+import { describeFreshness } from '#shared/watch/index.ts';
+import {
+  computeStaleAfterMs,
+  DEFAULT_STALE_AFTER_MS,
+  isPlannerSilent,
+  readWatchFreshness,
+} from './freshness-status.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Window of the status page's error rate. */
 const ERROR_RATE_WINDOW_MS = 15 * 60_000;
 /** Most events a history answer lists; the daily counts still cover the whole period. */
 const HISTORY_EVENT_LIMIT = 500;
-/**
- * Coverage older than this reads as late. The engine's interval is 60 s by default; with
- * the upstream's rate limit a big cycle may take minutes, so ten is where "late" begins.
- */
-const STALE_AFTER_MS = 10 * 60_000;
 // Error rates are only telling with a few requests behind them.
 const MIN_REQUESTS_FOR_ERROR_RATE = 3;
 const DELAYED_ERROR_RATE = 0.5;
@@ -36,53 +31,63 @@ const DELAYED_CONSECUTIVE_FAILURES = 3;
 /** Whether a search's checks are current, and since when they fail if not. */
 export type CheckHealth = { is_stale: boolean; checks_failing_since: string | null };
 
+/** Coverage before this instant makes a search's checks late at `now`. */
+export function describeLateBefore(now: number, staleAfterMs = DEFAULT_STALE_AFTER_MS): Date {
+  return new Date(now - staleAfterMs);
+}
+
 /**
  * Health of the checks behind one search: stale when its group's last request failed, when
- * an upstream host is cooling down, or when nothing covered its store for ten minutes.
- * Null before the watcher first looked at the search: there is nothing to judge yet.
+ * an upstream host is cooling down, or when nothing covered its store for longer than the
+ * request budget promises (`staleAfterMs`, see computeStaleAfterMs).
+ * Null before the watcher first looked at the search (or without its store in the catalog):
+ * there is nothing to judge yet.
  */
-export async function describeCheckHealth(
-  db: Executor,
-  search: SearchRow,
+export function describeCheckHealth(
+  state: CheckStateColumns & { home_country_code: string | null },
   now: number = Date.now(),
-): Promise<CheckHealth | null> {
-  const home = await findStoreWithCountry(db, search.store_id);
-  if (home === undefined) return null;
-  const target = await findPollTarget(db, {
-    country_code: home.country_code,
-    product_id: search.product_type,
-    store_id: search.store_id,
-  });
+  staleAfterMs: number = DEFAULT_STALE_AFTER_MS,
+): CheckHealth | null {
   if (
-    target === undefined ||
-    (target.last_requested_at === null && target.last_covered_at === null)
+    state.home_country_code === null ||
+    state.target_consecutive_failures === null ||
+    (state.target_last_requested_at === null && state.target_last_covered_at === null)
   ) {
     return null;
   }
-  const hosts = await listUpstreamHosts(db);
-  const isCoolingDown = hosts.some(
-    (host) => host.cool_down_until !== null && host.cool_down_until.getTime() > now,
-  );
-  const isLate =
-    target.last_covered_at === null || now - target.last_covered_at.getTime() > STALE_AFTER_MS;
-  const isStale = target.consecutive_failures > 0 || isCoolingDown || isLate;
+  const lastCoveredAt = state.target_last_covered_at;
+  const isLate = lastCoveredAt === null || now - lastCoveredAt.getTime() > staleAfterMs;
+  const isStale = state.target_consecutive_failures > 0 || state.is_cooling_down || isLate;
   if (!isStale) return { is_stale: false, checks_failing_since: null };
-  const firstFailure = await findFirstFailureAfter(db, null, target.last_covered_at);
-  const since = firstFailure ?? target.last_covered_at;
+  const since = state.first_failure_at ?? lastCoveredAt;
   return { is_stale: true, checks_failing_since: since?.toISOString() ?? null };
 }
 
-/** Restock history of a search's stores (its own, and nearby within its limit when on) and product's models. */
-export async function computeSearchHistory(
+/**
+ * Restock history of one of the user's searches, read in one statement: its stores (its own,
+ * and nearby within its limit when on) and its product's models. Undefined when the search is
+ * not the user's.
+ */
+export async function readSearchHistory(
   db: Executor,
-  search: SearchRow,
-  days: number,
-  now: number = Date.now(),
-): Promise<SearchHistory> {
-  const home = await findStoreWithCountry(db, search.store_id);
-  const health = await describeCheckHealth(db, search, now);
-  const isStale = health?.is_stale ?? false;
-  if (home === undefined)
+  query: { userId: string; searchId: string; days: number; now?: number },
+): Promise<SearchHistory | undefined> {
+  const { days } = query;
+  const now = query.now ?? Date.now();
+  const staleAfterMs = computeStaleAfterMs(await readWatchFreshness(db, now));
+  const sources = await findSearchHistorySources(db, {
+    userId: query.userId,
+    searchId: query.searchId,
+    now: new Date(now),
+    lateBefore: describeLateBefore(now, staleAfterMs),
+    since: new Date(startOfUtcDay(now) - (days - 1) * DAY_MS),
+    eventLimit: HISTORY_EVENT_LIMIT,
+  });
+  if (sources === undefined) {
+    return undefined;
+  }
+  const isStale = describeCheckHealth(sources, now, staleAfterMs)?.is_stale ?? false;
+  if (sources.home_country_code === null)
     return {
       days,
       events: [],
@@ -90,49 +95,30 @@ export async function computeSearchHistory(
       last_checked_at: null,
       is_stale: isStale,
     };
-  const neighbours = search.include_nearby_store_results
-    ? await listNeighbours(db, search.store_id, search.max_distance_miles)
-    : [];
-  const distances = new Map<string, number>([
-    [search.store_id, 0],
-    ...neighbours.map((n): [string, number] => [n.neighbour_store_id, n.distance_miles]),
-  ]);
-  const storeIds = [...distances.keys()];
-  const models = await listProductModels(db, search.product_type, home.country_code);
-  const partNumbers = models.map((model) => model.part_number);
-  const since = new Date(startOfUtcDay(now) - (days - 1) * DAY_MS);
-  const [events, counts, stores] = await Promise.all([
-    listEventsForStores(db, { storeIds, partNumbers, since, limit: HISTORY_EVENT_LIMIT }),
-    countRestocksByDay(db, { storeIds, partNumbers, since }),
-    findStoresByIds(db, storeIds),
-  ]);
-  const storeNames = new Map(stores.map((store) => [store.store_id, store.store_name]));
-  const modelNames = new Map(models.map((model) => [model.part_number, model.display_name]));
-  const countByDay = new Map(counts.map((count) => [count.day, count.restocks]));
-  const target = await findPollTarget(db, {
-    country_code: home.country_code,
-    product_id: search.product_type,
-    store_id: search.store_id,
-  });
+  const stores = new Map(sources.covered_stores.map((store) => [store.store_id, store]));
+  const modelNames = new Map(
+    sources.models.map((model) => [model.part_number, model.display_name]),
+  );
+  const countByDay = new Map(sources.daily_restocks.map((count) => [count.day, count.restocks]));
   return {
     days,
-    events: events.map((event) => ({
-      id: String(event.id),
+    events: sources.events.map((event) => ({
+      id: event.id,
       store_id: event.store_id,
-      store_name: storeNames.get(event.store_id) ?? event.store_id,
-      distance_miles: distances.get(event.store_id) ?? null,
+      store_name: stores.get(event.store_id)?.store_name ?? event.store_id,
+      distance_miles: stores.get(event.store_id)?.distance_miles ?? null,
       part_number: event.part_number,
       display_name: modelNames.get(event.part_number) ?? event.part_number,
       from_status: event.from_status as SearchHistory['events'][number]['from_status'],
       to_status: event.to_status as SearchHistory['events'][number]['to_status'],
       pickup_quote: event.pickup_quote,
-      observed_at: event.observed_at.toISOString(),
+      observed_at: new Date(event.observed_at_ms).toISOString(),
     })),
     daily: buildEmptyDays(days, now).map((day) => ({
       ...day,
       restocks: countByDay.get(day.date) ?? 0,
     })),
-    last_checked_at: target?.last_covered_at?.toISOString() ?? null,
+    last_checked_at: sources.target_last_covered_at?.toISOString() ?? null,
     is_stale: isStale,
   };
 }
@@ -142,10 +128,13 @@ export async function computeWatchStatus(
   db: Executor,
   now: number = Date.now(),
 ): Promise<WatchStatus> {
-  const [hosts, recent] = await Promise.all([
+  const [hosts, recent, freshness] = await Promise.all([
     listUpstreamHosts(db),
     countRecentRequests(db, new Date(now - ERROR_RATE_WINDOW_MS)),
+    findWatchFreshness(db),
   ]);
+  const staleAfterMs = computeStaleAfterMs(freshness);
+  const overdueGroups = await countOverdueTargets(db, new Date(now - staleAfterMs));
   const recentByHost = new Map(recent.map((row) => [row.host, row]));
   const statuses: UpstreamHostStatus[] = hosts.map((host) => {
     const counts = recentByHost.get(host.host);
@@ -173,7 +162,28 @@ export async function computeWatchStatus(
       host.consecutive_failures >= DELAYED_CONSECUTIVE_FAILURES
     );
   });
-  return { is_delayed: isDelayed, checked_at: new Date(now).toISOString(), hosts: statuses };
+  const isPlannerStalled = isPlannerSilent(freshness, now);
+  return {
+    is_delayed: isDelayed || isPlannerStalled || overdueGroups > 0,
+    checked_at: new Date(now).toISOString(),
+    hosts: statuses,
+    freshness:
+      freshness === undefined
+        ? null
+        : {
+            promise: describeFreshness({
+              alertingFreshWithinMs: freshness.alerting_fresh_within_ms,
+              allFreshWithinMs: freshness.all_fresh_within_ms,
+            }),
+            workers: freshness.workers,
+            budget_per_minute: freshness.budget_per_minute,
+            alerting_groups: freshness.alerting_groups,
+            page_only_groups: freshness.page_only_groups,
+            last_planned_at: freshness.planned_at.toISOString(),
+            is_planner_stalled: isPlannerStalled,
+            overdue_groups: overdueGroups,
+          },
+  };
 }
 
 function startOfUtcDay(ms: number): number {

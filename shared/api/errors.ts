@@ -11,6 +11,9 @@ export const ERROR_CODES = {
   rateLimited: 'rate_limited',
   loginUnavailable: 'login_unavailable',
   invalidSignature: 'invalid_signature',
+  pushEndpointTaken: 'push_endpoint_taken',
+  requestTooLarge: 'request_too_large',
+  serviceUnavailable: 'service_unavailable',
   internal: 'internal_error',
 } as const;
 
@@ -43,6 +46,11 @@ export const ERROR_REASON_TEXTS: Readonly<Record<ErrorCode, string>> = {
   rate_limited: "You're sending requests too quickly. Please wait a moment and try again.",
   login_unavailable: 'Signing in is unavailable right now. Please try again in a few minutes.',
   invalid_signature: "This request's signature couldn't be verified, so it was refused.",
+  push_endpoint_taken:
+    'This browser already gets notifications for another account. Turn them off there, or try again to set up new ones here.',
+  request_too_large: 'This request was too large to read. Please reload the page and try again.',
+  service_unavailable:
+    'Shelfwatch is restarting part of its service. Please try again in a few seconds.',
   internal_error: 'Something went wrong on our side. Please try again in a moment.',
 };
 

@@ -128,12 +128,14 @@ describe('signing in to the website through the embedded provider with auth0-spa
     });
     expect(signedIn.user).toMatchObject({ sub: account.id, email: EMAIL });
 
-    const verify = createTokenVerifier({ issuer: idp.issuer, audience: idp.audience });
-    await expect(verify(requireToken(signedIn.token))).resolves.toEqual({
+    const verify = createTokenVerifier({
       issuer: idp.issuer,
-      subject: account.id,
-      email: EMAIL,
+      audience: idp.audience,
+      allowedClientIds: idp.allowedClientIds,
     });
+    const verified = await verify(requireToken(signedIn.token));
+    expect(verified).toMatchObject({ issuer: idp.issuer, subject: account.id, email: EMAIL });
+    expect(verified.expiresAt).toBeGreaterThan(Date.now());
     expect(tokenGrants).toEqual(['authorization_code']);
 
     const renewed = await page.evaluate(() =>

@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '#server/app.ts';
+import { buildApp, type AppDependencies } from '#server/app.ts';
+import type { RateLimitSettings } from '#server/config.ts';
 import {
   findOrCreateUserByIdentity,
   updateUserPlan,
@@ -7,6 +8,7 @@ import {
 import type { PlanCode, UserRow } from '#server/db/schema.ts';
 import { createTokenVerifier } from '#server/plugins/auth/index.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
+import { checkResponseSchemas } from './response-schemas.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 import { startTestIdentityProvider, type TestIdentityProvider } from './tokens.ts';
 
@@ -27,17 +29,34 @@ export type ApiHarness = {
     as?: TestUser;
     body?: unknown;
   }) => Promise<LightMyRequestResponse>;
+  /** Another app on the same database, login provider and settings but `overrides`; close it yourself. */
+  buildVariant: (overrides: Partial<AppDependencies>) => Promise<FastifyInstance>;
   close: () => Promise<void>;
 };
 
-/** Starts the harness; one per test file. */
-export async function startApiHarness(): Promise<ApiHarness> {
+/** Limits far above what any test sends, for tests that are not about limits. */
+const OUT_OF_THE_WAY_LIMITS: RateLimitSettings = {
+  perAddressPerMinute: 100_000,
+  perUserPerMinute: 100_000,
+  userWritesPerMinute: 100_000,
+  checkoutPerAddressPerMinute: 100_000,
+  authFailuresPerAddressPerMinute: 100_000,
+};
+
+/** Starts the harness; one per test file. Limits are out of the way unless `overrides` set them. */
+export async function startApiHarness(
+  overrides: Partial<AppDependencies> = {},
+): Promise<ApiHarness> {
   const testDb = await createTestDatabase();
   await seedCatalog(testDb.db);
   const idp = await startTestIdentityProvider(testDb.db);
-  const app = await buildApp({
+  const deps: AppDependencies = {
     db: testDb.db,
-    verifyToken: createTokenVerifier({ issuer: idp.issuer, audience: idp.audience }),
+    verifyToken: createTokenVerifier({
+      issuer: idp.issuer,
+      audience: idp.audience,
+      allowedClientIds: idp.allowedClientIds,
+    }),
     website: {
       auth: {
         domain: idp.issuer.replace(/\/$/, ''),
@@ -54,8 +73,11 @@ export async function startApiHarness(): Promise<ApiHarness> {
     },
     corsOrigins: ['http://localhost:3000'],
     logLevel: 'silent',
-    rateLimitPerMinute: 10_000,
-  });
+    rateLimits: OUT_OF_THE_WAY_LIMITS,
+    ...overrides,
+  };
+  const app = await buildApp(deps);
+  const responseSchemas = checkResponseSchemas(app);
   await app.ready();
   return {
     app,
@@ -72,13 +94,22 @@ export async function startApiHarness(): Promise<ApiHarness> {
       const token = await idp.issueAccessToken({ subject: `subject-${name}`, email });
       return { user: { ...user, plan }, token };
     },
-    call: (request) =>
-      app.inject({
+    call: async (request) => {
+      const response = await app.inject({
         method: request.method,
         url: request.url,
         headers: request.as === undefined ? {} : { authorization: `Bearer ${request.as.token}` },
         ...(request.body === undefined ? {} : { payload: request.body as Record<string, unknown> }),
-      }),
+      });
+      // The server writes replies without validating them: the tests hold it to the schemas.
+      responseSchemas.assertNoMismatch();
+      return response;
+    },
+    buildVariant: async (variantOverrides) => {
+      const variant = await buildApp({ ...deps, ...variantOverrides });
+      await variant.ready();
+      return variant;
+    },
     close: async () => {
       await app.close();
       await idp.close();

@@ -1,8 +1,9 @@
 import { generateKeyPair, randomUUID, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import { importJWK, SignJWT } from 'jose';
+import { importJWK, SignJWT, type JWTHeaderParameters } from 'jose';
 import { EMBEDDED_CLIENT_ID } from '#server/config.ts';
 import type { Db } from '#server/db/database.ts';
+import { DESKTOP_CLIENT_ID } from '#server/plugins/idp/configuration.ts';
 import { startIdentityProvider, type RunningIdentityProvider } from '#server/plugins/idp/index.ts';
 import { findSigningKey } from '#server/plugins/idp/secrets.ts';
 import { getFreePort } from './free-port.ts';
@@ -10,19 +11,35 @@ import { getFreePort } from './free-port.ts';
 /** The API audience tests use (the server's default API_AUDIENCE). */
 export const TEST_API_AUDIENCE = 'https://api.shelfwatch.app';
 
-/** Claims of a token a test asks for; issuer and audience default to the real ones. */
+/** The clients whose tokens the API accepts with the embedded provider: website and macOS app. */
+export const TEST_ALLOWED_CLIENT_IDS: readonly string[] = [EMBEDDED_CLIENT_ID, DESKTOP_CLIENT_ID];
+
+/** Claims of a token a test asks for; issuer, audience and client default to the real ones. */
 export type TestTokenClaims = {
-  subject: string;
+  /** null leaves `sub` out. */
+  subject: string | null;
   email?: string;
   expiresInSeconds?: number;
+  /** Seconds from now before which the token is not valid (`nbf`); absent by default. */
+  notBeforeInSeconds?: number;
   issuer?: string;
   audience?: string;
+  /** The client the token names (default the website's); null leaves the claim out. */
+  clientId?: string | null;
+  /** Where the client is named: `client_id` as oidc-provider does (default), `azp` as Auth0 does. */
+  clientClaim?: 'client_id' | 'azp';
+  /** Further payload claims, set after (and so overriding) the ones above. */
+  extraClaims?: Record<string, unknown>;
+  /** Extra protected header parameters, e.g. `jku` or `jwk` for attack tests. */
+  header?: Partial<JWTHeaderParameters>;
 };
 
 /** The real embedded provider on a free port, plus ways to mint tokens without a browser. */
 export type TestIdentityProvider = RunningIdentityProvider & {
   clientId: string;
   audience: string;
+  /** What the API's verifier is configured with for this provider. */
+  allowedClientIds: readonly string[];
   /** An access token signed with the provider's own stored key: the real verifier accepts it. */
   issueAccessToken(claims: TestTokenClaims): Promise<string>;
   /** A token signed by another key (default issuer https://attacker.example/): must be refused. */
@@ -56,6 +73,7 @@ export async function startTestIdentityProvider(
     ...provider,
     clientId: EMBEDDED_CLIENT_ID,
     audience: TEST_API_AUDIENCE,
+    allowedClientIds: TEST_ALLOWED_CLIENT_IDS,
     issueAccessToken: (claims) =>
       signToken(signingKey, storedKey.kid, {
         issuer: provider.issuer,
@@ -77,20 +95,27 @@ async function signToken(
   claims: TestTokenClaims & { issuer: string; audience: string },
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
+  const clientId = claims.clientId === undefined ? EMBEDDED_CLIENT_ID : claims.clientId;
   // Shaped like oidc-provider's JWT access tokens so contract tests see realistic claims.
-  return await new SignJWT({
+  const jwt = new SignJWT({
     ...(claims.email === undefined ? {} : { email: claims.email }),
     scope: 'openid profile email offline_access',
-    client_id: EMBEDDED_CLIENT_ID,
+    ...(clientId === null ? {} : { [claims.clientClaim ?? 'client_id']: clientId }),
+    ...claims.extraClaims,
   })
-    .setProtectedHeader({ alg: 'RS256', kid, typ: 'at+jwt' })
+    .setProtectedHeader({ ...claims.header, alg: 'RS256', kid, typ: 'at+jwt' })
     .setIssuer(claims.issuer)
     .setAudience(claims.audience)
-    .setSubject(claims.subject)
     .setJti(randomUUID())
     .setIssuedAt(now)
-    .setExpirationTime(now + (claims.expiresInSeconds ?? 3600))
-    .sign(key);
+    .setExpirationTime(now + (claims.expiresInSeconds ?? 3600));
+  if (claims.subject !== null) {
+    jwt.setSubject(claims.subject);
+  }
+  if (claims.notBeforeInSeconds !== undefined) {
+    jwt.setNotBefore(now + claims.notBeforeInSeconds);
+  }
+  return await jwt.sign(key);
 }
 
 async function generateRsaKey(): Promise<KeyObject> {

@@ -1,16 +1,34 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Executor } from '../database.ts';
 import type { SearchesTable, SearchRow, SearchUpdate } from '../schema.ts';
 
-/** A user's searches, oldest first so cards keep their place. */
-export async function listSearchesByUser(db: Executor, userId: string): Promise<SearchRow[]> {
-  return await db
-    .selectFrom('searches')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+/** Which searches changed: all of a user's, or one search whoever owns it. */
+export type SearchChange = { userId: string } | { searchId: string };
+
+type SearchChangeListener = (change: SearchChange) => void;
+
+const searchChangeListeners = new Set<SearchChangeListener>();
+
+/**
+ * Calls `listener` for every change of searches this process announces, so copies kept in
+ * memory can be dropped; returns the function that stops the calls.
+ */
+export function watchSearchChanges(listener: SearchChangeListener): () => void {
+  searchChangeListeners.add(listener);
+  return () => {
+    searchChangeListeners.delete(listener);
+  };
+}
+
+/**
+ * Tells the watchers that searches changed. Writers call it once their change is committed,
+ * so a reader reloading at once cannot see (and keep) the state from before it.
+ */
+export function announceSearchChange(change: SearchChange): void {
+  for (const listener of searchChangeListeners) {
+    listener(change);
+  }
 }
 
 /** A search only if `userId` owns it: someone else's search is indistinguishable from none. */
@@ -75,26 +93,6 @@ export async function deleteOwnedSearch(
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Preferred part numbers of several searches, keyed by search id. */
-export async function listPreferredParts(
-  db: Executor,
-  searchIds: readonly string[],
-): Promise<Map<string, Set<string>>> {
-  const bySearch = new Map<string, Set<string>>(searchIds.map((id) => [id, new Set<string>()]));
-  if (searchIds.length === 0) {
-    return bySearch;
-  }
-  const rows = await db
-    .selectFrom('search_preferred_models')
-    .selectAll()
-    .where('search_id', 'in', searchIds)
-    .execute();
-  for (const row of rows) {
-    bySearch.get(row.search_id)?.add(row.part_number);
-  }
-  return bySearch;
-}
-
 /** Replaces a search's preferred models. */
 export async function replacePreferredParts(
   db: Executor,
@@ -108,4 +106,335 @@ export async function replacePreferredParts(
       .values(partNumbers.map((part_number) => ({ search_id: searchId, part_number })))
       .execute();
   }
+}
+
+/** Inserts many searches in one statement (seeding and benchmarks); returns the new rows. */
+export async function insertSearches(
+  db: Executor,
+  rows: readonly Insertable<SearchesTable>[],
+): Promise<SearchRow[]> {
+  if (rows.length === 0) {
+    return [];
+  }
+  return await db
+    .insertInto('searches')
+    .values([...rows])
+    .returningAll()
+    .execute();
+}
+
+/** Adds preferred models of many searches in one statement (seeding and benchmarks). */
+export async function insertPreferredParts(
+  db: Executor,
+  rows: readonly { search_id: string; part_number: string }[],
+): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  await db
+    .insertInto('search_preferred_models')
+    .values([...rows])
+    .execute();
+}
+
+/** A model of a search's product type sold in its store's country. */
+export type SearchModel = { part_number: string; display_name: string };
+
+/** A search with its store's country, the models of its product there and its preferred ones. */
+export type SearchBaseRow = SearchRow & {
+  /** Null when the store or its country is missing from the catalog. */
+  home_country_code: string | null;
+  /** Models of the product type sold in the store's country, by display name. */
+  models: SearchModel[];
+  preferred_parts: string[];
+};
+
+/** A search with what its card shows, read in one statement. */
+export type SearchCardRow = SearchBaseRow & {
+  product_name: string | null;
+  store_name: string | null;
+  store_city: string | null;
+  store_state: string | null;
+  /** Stores the search covers with something it would show available now. */
+  stores_with_inventory: number;
+};
+
+/**
+ * Stores a search (`s`) covers, as rows (store_id, distance_miles, rank): its own (distance 0,
+ * rank 0), then, with nearby results on, the neighbours within its distance limit (rank 1).
+ * Correlated to `s`, so one statement serves any number of searches.
+ */
+const coveredStores = sql`
+  select s.store_id, 0::float8 as distance_miles, 0 as rank
+  union all
+  select n.neighbour_store_id, n.distance_miles, 1
+  from store_neighbours n
+  where s.include_nearby_store_results
+    and n.store_id = s.store_id
+    and n.neighbour_store_id <> s.store_id
+    and (s.max_distance_miles is null or n.distance_miles <= s.max_distance_miles)`;
+
+/** Ids of the stores a search (`s`) covers. */
+const coveredStoreIds = sql`select covered.store_id from (${coveredStores}) as covered`;
+
+/** Part numbers of the search's (`s`) product type in its store's country (`c`). */
+const searchedPartNumbers = sql`
+  select m.part_number from product_models m
+  where m.product_id = s.product_type and m.country_code = c.country_code`;
+
+/** Whether snapshot `a` is one the search (`s`) would show: every model, or its preferred ones. */
+const isShownSnapshot = sql`(
+  not s.show_results_only_for_preferred_models
+  or exists (
+    select 1 from search_preferred_models sp
+    where sp.search_id = s.id and sp.part_number = a.part_number
+  )
+)`;
+
+/** Searches (`s`) with their store (`st`), its country (`c`), models and preferred parts. */
+function selectSearchBases(db: Executor) {
+  return db
+    .selectFrom('searches as s')
+    .leftJoin('stores as st', 'st.store_id', 's.store_id')
+    .leftJoin('countries as c', 'c.locale_code', 'st.country_locale')
+    .selectAll('s')
+    .select('c.country_code as home_country_code')
+    .select((eb) => [
+      jsonArrayFrom(
+        eb
+          .selectFrom('product_models as m')
+          .select(['m.part_number', 'm.display_name'])
+          .whereRef('m.product_id', '=', 's.product_type')
+          .whereRef('m.country_code', '=', 'c.country_code')
+          .orderBy('m.display_name')
+          .orderBy('m.part_number'),
+      ).as('models'),
+      sql<
+        string[]
+      >`array(select sp.part_number from search_preferred_models sp where sp.search_id = s.id order by sp.part_number)`.as(
+        'preferred_parts',
+      ),
+    ]);
+}
+
+/** Search bases with what a card adds: product and store names, stores with inventory. */
+function selectSearchCards(db: Executor) {
+  return selectSearchBases(db)
+    .leftJoin('product_types as p', 'p.product_id', 's.product_type')
+    .select([
+      'p.product_name',
+      'st.store_name',
+      'st.city as store_city',
+      'st.state_code as store_state',
+    ])
+    .select(
+      sql<number>`(
+        select count(*) from (${coveredStores}) as covered
+        where exists (
+          select 1 from availability_snapshots a
+          where a.store_id = covered.store_id
+            and a.status = 'available'
+            and a.part_number in (${searchedPartNumbers})
+            and ${isShownSnapshot}
+        )
+      )`.as('stores_with_inventory'),
+    );
+}
+
+/** A user's searches as cards, oldest first, in one statement whatever their number. */
+export async function listSearchCardsByUser(
+  db: Executor,
+  userId: string,
+): Promise<SearchCardRow[]> {
+  return await selectSearchCards(db)
+    .where('s.user_id', '=', userId)
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .execute();
+}
+
+/** One of a user's searches as a card; someone else's is undefined. */
+export async function findOwnedSearchCard(
+  db: Executor,
+  userId: string,
+  searchId: string,
+): Promise<SearchCardRow | undefined> {
+  return await selectSearchCards(db)
+    .where('s.id', '=', searchId)
+    .where('s.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** A store a search covers, with what its inventory row shows. */
+export type CoveredStore = {
+  store_id: string;
+  store_name: string;
+  city: string;
+  state_code: string | null;
+  /** 0 at the search's own store. */
+  distance_miles: number;
+};
+
+/** How the checks behind a search stand: its poll target and the upstream hosts. */
+export type CheckStateColumns = {
+  /** Null before the watcher planned a check of the search's store and product. */
+  target_last_requested_at: Date | null;
+  target_last_covered_at: Date | null;
+  target_consecutive_failures: number | null;
+  is_cooling_down: boolean;
+  /** First failed upstream request since the target was last covered; only read when stale. */
+  first_failure_at: Date | null;
+};
+
+/** What a search's inventory is built from, read in one statement. */
+export type SearchInventorySources = SearchBaseRow &
+  CheckStateColumns & {
+    /** The search's store first, then the neighbours within its limit, nearest first. */
+    covered_stores: CoveredStore[];
+    /** Models available now at the covered stores (all, not only preferred ones). */
+    available: { store_id: string; part_number: string }[];
+    /** Latest check of any of the product's models at the search's own store. */
+    home_last_checked_at: Date | null;
+  };
+
+/** What a search's restock history is built from, read in one statement. */
+export type SearchHistorySources = SearchBaseRow &
+  CheckStateColumns & {
+    covered_stores: CoveredStore[];
+    /** Newest first; `observed_at_ms` in epoch milliseconds. */
+    events: {
+      id: string;
+      store_id: string;
+      part_number: string;
+      from_status: string | null;
+      to_status: string;
+      pickup_quote: string | null;
+      observed_at_ms: number;
+    }[];
+    /** Restocks (changes to available) per UTC day, `YYYY-MM-DD`. */
+    daily_restocks: { day: string; restocks: number }[];
+  };
+
+/**
+ * When the check state is read: `now`, and `lateBefore`, the coverage time before which the
+ * caller counts the checks as late (the first failure is only looked up when they may be).
+ */
+export type CheckStateQuery = { userId: string; searchId: string; now: Date; lateBefore: Date };
+
+/** Adds the covered stores and the check state of a search (`s`) at its store (`st`, `c`). */
+function selectCoverageAndChecks(db: Executor, query: CheckStateQuery) {
+  const { userId, searchId, now, lateBefore } = query;
+  return selectSearchBases(db)
+    .leftJoin('poll_targets as t', (join) =>
+      join
+        .onRef('t.country_code', '=', 'c.country_code')
+        .onRef('t.product_id', '=', 's.product_type')
+        .onRef('t.store_id', '=', 's.store_id'),
+    )
+    .where('s.id', '=', searchId)
+    .where('s.user_id', '=', userId)
+    .select([
+      't.last_requested_at as target_last_requested_at',
+      't.last_covered_at as target_last_covered_at',
+      't.consecutive_failures as target_consecutive_failures',
+    ])
+    .select([
+      sql<CoveredStore[]>`(
+        select coalesce(json_agg(json_build_object(
+          'store_id', cs.store_id,
+          'store_name', cs.store_name,
+          'city', cs.city,
+          'state_code', cs.state_code,
+          'distance_miles', covered.distance_miles
+        ) order by covered.rank, covered.distance_miles, cs.store_id), '[]')
+        from (${coveredStores}) as covered
+        join stores cs on cs.store_id = covered.store_id
+        where c.country_code is not null
+      )`.as('covered_stores'),
+      // Milliseconds compared, as the JavaScript clock keeps no finer time.
+      sql<boolean>`exists (select 1 from upstream_hosts h where date_trunc('milliseconds', h.cool_down_until) > ${now})`.as(
+        'is_cooling_down',
+      ),
+      // Only looked for when the checks may be stale: the request log has no index for it.
+      sql<Date | null>`case
+        when t.consecutive_failures > 0
+          or t.last_covered_at is null
+          or t.last_covered_at <= ${lateBefore}
+          or exists (select 1 from upstream_hosts h where h.cool_down_until > ${now})
+        then (
+          select min(r.requested_at) from upstream_requests r
+          where not r.is_success
+            and (t.last_covered_at is null
+              or r.requested_at > date_trunc('milliseconds', t.last_covered_at))
+        )
+      end`.as('first_failure_at'),
+    ]);
+}
+
+/** Everything a search's inventory shows, for one of the user's searches; undefined otherwise. */
+export async function findSearchInventorySources(
+  db: Executor,
+  query: CheckStateQuery,
+): Promise<SearchInventorySources | undefined> {
+  return await selectCoverageAndChecks(db, query)
+    .select([
+      sql<{ store_id: string; part_number: string }[]>`(
+        select coalesce(json_agg(json_build_object(
+          'store_id', a.store_id,
+          'part_number', a.part_number
+        )), '[]')
+        from availability_snapshots a
+        where a.store_id in (${coveredStoreIds})
+          and a.status = 'available'
+          and a.part_number in (${searchedPartNumbers})
+      )`.as('available'),
+      sql<Date | null>`(
+        select max(a.observed_at) from availability_snapshots a
+        where a.store_id = s.store_id and a.part_number in (${searchedPartNumbers})
+      )`.as('home_last_checked_at'),
+    ])
+    .executeTakeFirst();
+}
+
+/** Everything a search's restock history shows since `since`, for one of the user's searches. */
+export async function findSearchHistorySources(
+  db: Executor,
+  query: CheckStateQuery & { since: Date; eventLimit: number },
+): Promise<SearchHistorySources | undefined> {
+  return await selectCoverageAndChecks(db, query)
+    .select([
+      // Times as epoch milliseconds: JSON would write PostgreSQL's microseconds and offset.
+      sql<SearchHistorySources['events']>`(
+        select coalesce(json_agg(json_build_object(
+          'id', e.id::text,
+          'store_id', e.store_id,
+          'part_number', e.part_number,
+          'from_status', e.from_status,
+          'to_status', e.to_status,
+          'pickup_quote', e.pickup_quote,
+          'observed_at_ms', floor(extract(epoch from e.observed_at) * 1000)
+        ) order by e.observed_at desc, e.id desc), '[]')
+        from (
+          select * from availability_events e
+          where e.store_id in (${coveredStoreIds})
+            and e.part_number in (${searchedPartNumbers})
+            and e.observed_at >= ${query.since}
+          order by e.observed_at desc, e.id desc
+          limit ${query.eventLimit}
+        ) as e
+      )`.as('events'),
+      sql<SearchHistorySources['daily_restocks']>`(
+        select coalesce(json_agg(json_build_object('day', d.day, 'restocks', d.restocks)), '[]')
+        from (
+          select to_char(e.observed_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as restocks
+          from availability_events e
+          where e.store_id in (${coveredStoreIds})
+            and e.part_number in (${searchedPartNumbers})
+            and e.to_status = 'available'
+            and e.observed_at >= ${query.since}
+          group by 1
+        ) as d
+      )`.as('daily_restocks'),
+    ])
+    .executeTakeFirst();
 }

@@ -1,11 +1,55 @@
 import type { Executor } from '../database.ts';
 import type { PlanCode, UserRow } from '../schema.ts';
 
-/** Finds the user of an identity, creating the row on first sight. */
+/** Who a bearer token speaks for: the login provider and its id for the person. */
+export type UserIdentity = { issuer: string; subject: string; email?: string };
+
+type UserChangeListener = (userId: string) => void;
+
+const userChangeListeners = new Set<UserChangeListener>();
+
+/**
+ * Calls `listener` with the id of every user row this process changes (plan, account form),
+ * so copies kept in memory can be dropped; returns the function that stops the calls.
+ */
+export function watchUserChanges(listener: UserChangeListener): () => void {
+  userChangeListeners.add(listener);
+  return () => {
+    userChangeListeners.delete(listener);
+  };
+}
+
+function announceUserChange(userId: string): void {
+  for (const listener of userChangeListeners) {
+    listener(userId);
+  }
+}
+
+/** The user of an identity, or undefined before its first sign-in. */
+export async function findUserByIdentity(
+  db: Executor,
+  identity: UserIdentity,
+): Promise<UserRow | undefined> {
+  return await db
+    .selectFrom('users')
+    .selectAll()
+    .where('issuer', '=', identity.issuer)
+    .where('subject', '=', identity.subject)
+    .executeTakeFirst();
+}
+
+/**
+ * Finds the user of an identity, creating the row on first sight. A plain read first: the
+ * insert is for the first request of a new person only, and tolerates a concurrent one.
+ */
 export async function findOrCreateUserByIdentity(
   db: Executor,
-  identity: { issuer: string; subject: string; email?: string },
+  identity: UserIdentity,
 ): Promise<UserRow> {
+  const existing = await findUserByIdentity(db, identity);
+  if (existing !== undefined) {
+    return existing;
+  }
   const inserted = await db
     .insertInto('users')
     .values({ issuer: identity.issuer, subject: identity.subject, email: identity.email ?? null })
@@ -15,12 +59,12 @@ export async function findOrCreateUserByIdentity(
   if (inserted !== undefined) {
     return inserted;
   }
-  return await db
-    .selectFrom('users')
-    .selectAll()
-    .where('issuer', '=', identity.issuer)
-    .where('subject', '=', identity.subject)
-    .executeTakeFirstOrThrow();
+  // Another request created it between the read and the insert.
+  const created = await findUserByIdentity(db, identity);
+  if (created === undefined) {
+    throw new Error(`The user of ${identity.issuer} ${identity.subject} vanished while created`);
+  }
+  return created;
 }
 
 /** The user with `id`, locked for update when inside a transaction that needs it. */
@@ -51,12 +95,14 @@ export async function updateUserAccount(
   id: string,
   values: { email: string | null; phone_number: string | null; enable_notifications: boolean },
 ): Promise<UserRow> {
-  return await db
+  const updated = await db
     .updateTable('users')
     .set({ ...values, updated_at: new Date() })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  announceUserChange(id);
+  return updated;
 }
 
 /** Changes a user's plan (billing webhooks and the admin command). */
@@ -65,5 +111,21 @@ export async function updateUserPlan(db: Executor, id: string, plan: PlanCode): 
     .updateTable('users')
     .set({ plan, updated_at: new Date() })
     .where('id', '=', id)
+    .execute();
+  announceUserChange(id);
+}
+
+/** Inserts many users in one statement (seeding and benchmarks); returns the new rows. */
+export async function insertUsers(
+  db: Executor,
+  rows: readonly { issuer: string; subject: string; email: string | null; plan: PlanCode }[],
+): Promise<UserRow[]> {
+  if (rows.length === 0) {
+    return [];
+  }
+  return await db
+    .insertInto('users')
+    .values([...rows])
+    .returningAll()
     .execute();
 }

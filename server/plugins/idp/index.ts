@@ -1,5 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
+import {
+  DEFAULT_LOGIN_LIMITS,
+  toFastifyTrustProxy,
+  type LoginLimitSettings,
+  type TrustProxySetting,
+} from '#server/config.ts';
 import type { Db } from '#server/db/database.ts';
 import { buildProviderConfiguration, describeProviderError } from './configuration.ts';
 import { registerFaviconRoutes } from './favicon.ts';
@@ -33,6 +39,10 @@ export type IdentityProviderOptions = {
   siteOrigins: string[];
   extraRedirectUris?: string[];
   logger?: IdpLogger;
+  /** Whose X-Forwarded-For names the client (TRUST_PROXY, as the API); default: nobody's. */
+  trustProxy?: TrustProxySetting;
+  /** Sign-in form limits; DEFAULT_LOGIN_LIMITS unless given. */
+  loginLimits?: LoginLimitSettings;
 };
 
 /** A running provider. */
@@ -70,9 +80,11 @@ export async function startIdentityProvider(
     options.issuer,
     buildProviderConfiguration({ ...options, extraRedirectUris, signingKeys, cookieKeys, errors }),
   );
-  // An https issuer served by this plain-http listener is necessarily behind a TLS proxy.
-  const isBehindProxy = issuerUrl.protocol === 'https:';
-  provider.proxy = isBehindProxy;
+  const isHttps = issuerUrl.protocol === 'https:';
+  const trustProxy = options.trustProxy ?? false;
+  // Koa's proxy flag is all or nothing and only decides X-Forwarded-Proto here (whether
+  // cookies are Secure): an https issuer served by this plain-http listener is behind a TLS proxy.
+  provider.proxy = isHttps || trustProxy !== false;
   provider.use(async (ctx, next) => {
     mapReturnToParameter(ctx);
     await next();
@@ -81,7 +93,12 @@ export async function startIdentityProvider(
     logger.warn(`Identity provider error: ${describeProviderError(error)}`);
   });
 
-  const app = Fastify({ logger: false, trustProxy: isBehindProxy, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    // The sign-in form's limits are per client address: the same rule as the API's.
+    trustProxy: toFastifyTrustProxy(trustProxy),
+    forceCloseConnections: true,
+  });
   await app.register(registerFaviconRoutes);
   await app.register(registerInteractionRoutes, {
     provider,
@@ -93,6 +110,8 @@ export async function startIdentityProvider(
       'http://127.0.0.1:*',
     ],
     siteHome: options.siteOrigins[0],
+    isHttps,
+    loginLimits: options.loginLimits ?? DEFAULT_LOGIN_LIMITS,
   });
   await app.register((scope: FastifyInstance) => passRequestsToProvider(scope, provider, logger));
   await app.listen({ port: options.port, host: options.host ?? 'localhost' });

@@ -1,14 +1,16 @@
 import formBody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
+import type { LoginLimitSettings } from '#server/config.ts';
 import type { Db } from '#server/db/database.ts';
+import { readAddressKey } from '#server/plugins/rate-limits.ts';
 import { verifyIdpCredentials } from './accounts.ts';
 import type { IdpLogger } from './load-oidc-provider.ts';
 import { renderLoginPage, renderMessagePage, WRONG_CREDENTIALS_MESSAGE } from './pages.ts';
+import { securityHeadersPlugin } from '#server/plugins/security-headers.ts';
 
 /** What the login routes need. */
 export type InteractionRouteOptions = {
@@ -18,10 +20,13 @@ export type InteractionRouteOptions = {
   /** Origins a sign-in may redirect to after the form is posted (CSP form-action). */
   redirectOrigins: string[];
   siteHome: string | undefined;
+  /** The issuer is https: only then is HSTS sent. */
+  isHttps: boolean;
+  loginLimits: LoginLimitSettings;
 };
 
-/** Sign-in attempts allowed per client address and email in one window. */
-export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
+// Far above an email (320) and a password (1024) however encoded.
+const LOGIN_BODY_LIMIT = 16 * 1024;
 
 const paramsSchema = z.object({ uid: z.string().min(1).max(100) });
 // Anything else (missing fields, arrays from repeated fields, other types) reads as empty.
@@ -40,6 +45,22 @@ class LoginRateLimitedError extends Error {
   }
 }
 
+/** The pages for the client errors Fastify raises before the handler (body parsing). */
+const CLIENT_ERROR_PAGES: Readonly<Record<number, { title: string; message: string }>> = {
+  400: {
+    title: 'This sign-in form could not be read',
+    message: 'Go back to the sign-in page and send the form again.',
+  },
+  413: {
+    title: 'This sign-in form is too large',
+    message: 'Go back to the sign-in page and send the form again.',
+  },
+  415: {
+    title: 'This sign-in form could not be read',
+    message: 'Go back to the sign-in page and send the form again from there.',
+  },
+};
+
 /**
  * The product's own sign-in page at oidc-provider's interaction URL.
  *
@@ -54,7 +75,9 @@ export async function registerInteractionRoutes(
   const { provider, db, logger, siteHome } = options;
   await app.register(formBody);
   await app.register(rateLimit, { global: false });
-  await app.register(helmet, {
+  await app.register(securityHeadersPlugin, {
+    // Browsers ignore it over plain http (RFC 6797): sent there, it only misstates the site.
+    hsts: options.isHttps ? undefined : false,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -108,7 +131,7 @@ export async function registerInteractionRoutes(
     }
   };
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((error: FastifyError | LoginRateLimitedError, request, reply) => {
     if (error instanceof LoginRateLimitedError) {
       return sendPage(
         reply.header('retry-after', error.retryAfter),
@@ -117,6 +140,15 @@ export async function registerInteractionRoutes(
           title: 'Too many sign-in attempts',
           message: 'Please wait a minute before trying again.',
         }),
+      );
+    }
+    const clientErrorPage = CLIENT_ERROR_PAGES[error.statusCode ?? 500];
+    if (clientErrorPage !== undefined && error.statusCode !== undefined) {
+      // A bad JSON body, another media type, a body over the limit: the sender's fault.
+      return sendPage(
+        reply,
+        error.statusCode,
+        renderMessagePage({ ...clientErrorPage, link: homeLink }),
       );
     }
     logger.warn(`Sign-in page failed for ${request.method} ${request.url}: ${String(error)}`);
@@ -147,22 +179,33 @@ export async function registerInteractionRoutes(
     );
   });
 
+  // Per address across emails (password spraying) and per address and email (guessing one
+  // account's password); both count every attempt.
+  const limitPerAddress = app.createRateLimit({
+    max: options.loginLimits.perAddressPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: readAddressKey,
+  });
+  const limitPerEmail = app.createRateLimit({
+    max: options.loginLimits.perAddressAndEmailPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) =>
+      `${readAddressKey(request)}|${loginBodySchema.parse(request.body).email.trim().toLowerCase()}`,
+  });
+  const limitLogins = async (request: FastifyRequest): Promise<void> => {
+    const results = [await limitPerAddress(request), await limitPerEmail(request)];
+    const exceeded = results.flatMap((result) =>
+      !result.isAllowed && result.isExceeded ? [result.ttlInSeconds] : [],
+    );
+    if (exceeded.length > 0) {
+      throw new LoginRateLimitedError(String(Math.max(1, ...exceeded)));
+    }
+  };
+
   app.post(
     '/interaction/:uid/login',
-    {
-      config: {
-        rateLimit: {
-          max: LOGIN_ATTEMPTS_PER_MINUTE,
-          timeWindow: 60_000,
-          // After body parsing, so the key can include the email being guessed at.
-          hook: 'preHandler',
-          keyGenerator: (request) =>
-            `${request.ip}|${loginBodySchema.parse(request.body).email.trim().toLowerCase()}`,
-          errorResponseBuilder: (_request, context) =>
-            new LoginRateLimitedError(String(Math.ceil(context.ttl / 1000))),
-        },
-      },
-    },
+    // After body parsing, so the key can include the email being guessed at.
+    { bodyLimit: LOGIN_BODY_LIMIT, preHandler: limitLogins },
     async (request, reply) => {
       const interaction = await findLoginInteraction(request, reply);
       if (interaction === undefined) {

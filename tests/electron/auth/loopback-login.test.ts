@@ -79,7 +79,11 @@ describe('logging in to the macOS app in the system browser (PKCE, loopback)', (
     const callbackUrl = await signInInBrowser(authorizeUrl);
     const tokens: LoginTokens = await login.result;
     expect(tokens.idTokenClaims.email).toBe(EMAIL);
-    const verify = createTokenVerifier({ issuer: idp.issuer, audience: idp.audience });
+    const verify = createTokenVerifier({
+      issuer: idp.issuer,
+      audience: idp.audience,
+      allowedClientIds: idp.allowedClientIds,
+    });
     await expect(verify(tokens.accessToken)).resolves.toBeTruthy();
     // One use: the listener is gone once the code arrived, and the provider refuses the code again.
     await expect(fetch(callbackUrl)).rejects.toThrow();

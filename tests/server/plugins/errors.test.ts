@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appConfigSchema, errorBodySchema } from '#shared/api/index.ts';
 import { buildApp } from '#server/app.ts';
@@ -36,7 +37,7 @@ describe('error answers', () => {
       ),
       corsOrigins: [],
       logLevel: 'silent',
-      rateLimitPerMinute: 1,
+      rateLimits: { perAddressPerMinute: 1 },
     });
     expect((await limited.inject({ method: 'GET', url: '/v2/countries' })).statusCode).toBe(200);
     const refused = await limited.inject({ method: 'GET', url: '/v2/countries' });
@@ -48,4 +49,33 @@ describe('error answers', () => {
     });
     await limited.close();
   });
+
+  it('answers request headers over 16 KiB with 431 and the API error body, before any route', async () => {
+    await api.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = api.app.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const raw = await sendRawRequest(
+      port,
+      `GET /v2/countries HTTP/1.1\r\nHost: localhost\r\nCookie: big=${'x'.repeat(20_000)}\r\n\r\n`,
+    );
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(head).toMatch(/content-type: application\/json/i);
+    expect(errorBodySchema.parse(JSON.parse(body))).toEqual({
+      code: 'request_too_large',
+      reason: 'This request was too large to read. Please reload the page and try again.',
+      message: 'Request header fields too large',
+    });
+  });
 });
+
+/** Writes `request` on a new connection and reads until the server closes it. */
+function sendRawRequest(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}

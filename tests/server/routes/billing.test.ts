@@ -112,6 +112,7 @@ describe('service endpoints', () => {
     const unreachableIssuer = createTokenVerifier({
       issuer: 'http://127.0.0.1:1/',
       audience: api.idp.audience,
+      allowedClientIds: api.idp.allowedClientIds,
     });
     const app = await buildApp({
       db: api.testDb.db,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   countryListSchema,
   exampleInventorySchema,
@@ -6,6 +6,7 @@ import {
   storeListSchema,
 } from '#shared/api/index.ts';
 import { upsertSnapshots } from '#server/db/repositories/availability-repository.ts';
+import { importStoreDirectory } from '#server/services/catalog-service.ts';
 import { startApiHarness, type ApiHarness } from '#tests/helpers/api-harness.ts';
 
 describe('public catalog endpoints', () => {
@@ -14,6 +15,9 @@ describe('public catalog endpoints', () => {
     api = await startApiHarness();
   });
   afterAll(async () => api.close());
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('lists products without a token, in the contract shape', async () => {
     const response = await api.call({ method: 'GET', url: '/v2/products' });
@@ -106,12 +110,85 @@ describe('public catalog endpoints', () => {
         observed_at,
       },
     ]);
-    const inventory = exampleInventorySchema.parse(
-      (await api.call({ method: 'GET', url: '/v2/inventory/example_inventory' })).json(),
+    // Served from memory: the new counts show once the 15 s cache has been refreshed.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 15_000 });
+    await expect
+      .poll(async () =>
+        exampleInventorySchema.parse(
+          (await api.call({ method: 'GET', url: '/v2/inventory/example_inventory' })).json(),
+        ),
+      )
+      .toEqual([
+        { product_type: 'iphone16pro', inventory: [{ store_id: 'R095', product_count: 2 }] },
+      ]);
+  });
+
+  it('answers catalog reads with a strong ETag, public caching and 304 for a matching tag', async () => {
+    for (const url of [
+      '/v2/products',
+      '/v2/stores',
+      '/v2/countries',
+      '/v2/inventory/example_inventory',
+    ]) {
+      const first = await api.call({ method: 'GET', url });
+      expect(first.statusCode).toBe(200);
+      const etag = String(first.headers.etag);
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{16,}"$/);
+      expect(first.headers['cache-control']).toMatch(/^public, max-age=(60|15), must-revalidate$/);
+      const again = await api.call({ method: 'GET', url });
+      expect(again.headers.etag).toBe(etag);
+      expect(again.body).toBe(first.body);
+
+      for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+        const revalidated = await api.app.inject({
+          method: 'GET',
+          url,
+          headers: { 'if-none-match': ifNoneMatch },
+        });
+        expect(revalidated.statusCode, ifNoneMatch).toBe(304);
+        expect(revalidated.body).toBe('');
+        expect(revalidated.headers.etag).toBe(etag);
+      }
+      const changed = await api.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'if-none-match': '"an-older-body"' },
+      });
+      expect(changed.statusCode).toBe(200);
+      expect(changed.body).toBe(first.body);
+    }
+  });
+
+  it('serves a store import at once, under a new ETag', async () => {
+    const before = await api.call({ method: 'GET', url: '/v2/stores' });
+    const directory = {
+      storeListData: [
+        {
+          locale: 'en_US',
+          hasStates: true,
+          state: [
+            {
+              name: 'New York',
+              store: [
+                {
+                  id: 'R999',
+                  name: 'Test Harbour',
+                  slug: 'testharbour',
+                  address: { address1: '1 Test Pier', city: 'New York', stateCode: 'NY' },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const report = await importStoreDirectory(api.testDb.db, 'https://stores.example/list', () =>
+      Promise.resolve(new Response(JSON.stringify(directory))),
     );
-    expect(inventory).toEqual([
-      { product_type: 'iphone16pro', inventory: [{ store_id: 'R095', product_count: 2 }] },
-    ]);
+    expect(report.imported).toBe(1);
+    const after = await api.call({ method: 'GET', url: '/v2/stores' });
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(storeListSchema.parse(after.json()).map((store) => store.store_id)).toContain('R999');
   });
 
   it('answers unknown /v2 routes with a JSON 404', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchSchema, type Search } from '#shared/api/index.ts';
+import { errorBodySchema, searchSchema, type Search } from '#shared/api/index.ts';
 import {
   pushPublicKeySchema,
   pushSubscriptionSchema,
@@ -29,7 +29,11 @@ describe('/v2/notifications', () => {
     // The same API configured with a public URL and Twilio's auth token, as npm start builds it.
     webhookApp = await buildApp({
       db: api.testDb.db,
-      verifyToken: createTokenVerifier({ issuer: api.idp.issuer, audience: api.idp.audience }),
+      verifyToken: createTokenVerifier({
+        issuer: api.idp.issuer,
+        audience: api.idp.audience,
+        allowedClientIds: api.idp.allowedClientIds,
+      }),
       website: {
         auth: {
           domain: api.idp.issuer.replace(/\/$/, ''),
@@ -128,6 +132,37 @@ describe('/v2/notifications', () => {
         body: { endpoint: subscription.endpoint },
       });
       expect(deleted.statusCode).toBe(204);
+    });
+
+    it("refuses with 409 to save another user's endpoint, which stays theirs with their keys", async () => {
+      const endpoint = 'https://push.example.net/send/owned-by-alice';
+      const save = (as: TestUser, keys: { p256dh: string; auth: string }) =>
+        api.call({
+          method: 'POST',
+          url: '/v2/notifications/push/subscriptions',
+          as,
+          body: { ...subscription, endpoint, keys },
+        });
+      expect((await save(alice, subscription.keys)).statusCode).toBe(201);
+
+      const taken = await save(bob, { p256dh: 'C'.repeat(87), auth: 'b'.repeat(22) });
+      expect(taken.statusCode).toBe(409);
+      expect(errorBodySchema.parse(taken.json())).toMatchObject({
+        code: 'push_endpoint_taken',
+        field: 'endpoint',
+      });
+      const owner = () =>
+        api.testDb.db
+          .selectFrom('push_subscriptions')
+          .select(['user_id', 'keys'])
+          .where('endpoint', '=', endpoint)
+          .executeTakeFirstOrThrow();
+      expect(await owner()).toEqual({ user_id: alice.user.id, keys: subscription.keys });
+
+      // Its owner may still save it again with the browser's new keys.
+      const renewedKeys = { p256dh: 'D'.repeat(87), auth: 'c'.repeat(22) };
+      expect((await save(alice, renewedKeys)).statusCode).toBe(201);
+      expect(await owner()).toEqual({ user_id: alice.user.id, keys: renewedKeys });
     });
 
     it('requires signing in and names the bad field', async () => {

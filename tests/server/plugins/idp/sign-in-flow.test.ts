@@ -57,12 +57,17 @@ describe('signing in through the embedded provider as auth0-spa-js does', () => 
   it('issues an RS256 JWT access token for the API audience that the API verifier accepts', async () => {
     const tokens = await signIn();
     expect(typeof tokens.access_token).toBe('string');
-    const verify = createTokenVerifier({ issuer: idp.issuer, audience: idp.audience });
+    const verify = createTokenVerifier({
+      issuer: idp.issuer,
+      audience: idp.audience,
+      allowedClientIds: idp.allowedClientIds,
+    });
     const verified = await verify(String(tokens.access_token));
     expect(verified).toEqual({
       issuer: idp.issuer,
       subject: account.id,
       email: 'flow@example.com',
+      expiresAt: expect.any(Number) as number,
     });
   });
 
@@ -90,7 +95,11 @@ describe('signing in through the embedded provider as auth0-spa-js does', () => 
     expect(rotated.status).toBe(200);
     const second = String(rotated.body.refresh_token);
     expect(second).not.toBe(first);
-    const verify = createTokenVerifier({ issuer: idp.issuer, audience: idp.audience });
+    const verify = createTokenVerifier({
+      issuer: idp.issuer,
+      audience: idp.audience,
+      allowedClientIds: idp.allowedClientIds,
+    });
     await expect(verify(String(rotated.body.access_token))).resolves.toMatchObject({
       subject: account.id,
     });

@@ -25,7 +25,11 @@ describe('the provider keys kept in the database', () => {
     try {
       expect(await fetchKeyIds(second.issuer)).toEqual(firstKids);
       // Same key, new port: re-sign for the new issuer and check the new JWKS accepts it.
-      const verify = createTokenVerifier({ issuer: second.issuer, audience: second.audience });
+      const verify = createTokenVerifier({
+        issuer: second.issuer,
+        audience: second.audience,
+        allowedClientIds: second.allowedClientIds,
+      });
       const again = await second.issueAccessToken({ subject: 'user-1' });
       await expect(verify(again)).resolves.toMatchObject({ subject: 'user-1' });
       expect(token.split('.')[0]).toBe(again.split('.')[0]);

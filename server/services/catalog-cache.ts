@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+
+/** A reply body held in memory, with its strong validator. */
+export type CachedBody = {
+  /** The serialised JSON answer. */
+  body: Buffer;
+  /** Strong ETag (quoted): a hash of the body, so equal content has one tag in every process. */
+  etag: string;
+};
+
+/** A body kept in memory and reloaded when it may be out of date (see createCachedBody). */
+export type CachedBodySource = {
+  /** The current body: loaded on first use, after a catalog change, or refreshed when old. */
+  read: () => Promise<CachedBody>;
+};
+
+// Bumped by every catalog write of this process; caches compare it to the one they loaded.
+let catalogVersion = 0;
+
+/**
+ * Tells the catalog caches of this process that products, stores or countries changed
+ * (seedCatalog, a store directory import): their next read waits for fresh content.
+ */
+export function markCatalogChanged(): void {
+  catalogVersion += 1;
+}
+
+/** A strong ETag for a body: the first 128 bits of its SHA-256, base64url. */
+export function computeEtag(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * Whether an `If-None-Match` header names `etag`. The comparison is the weak one RFC 9110
+ * prescribes for this header: `W/"x"` matches `"x"`; `*` matches any current body.
+ */
+export function isEtagMatch(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined || ifNoneMatch === '') {
+    return false;
+  }
+  if (ifNoneMatch.trim() === '*') {
+    return true;
+  }
+  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * A JSON body built by `load` and `serialize` and served from memory. It is reloaded, with
+ * readers waiting for the new content, after markCatalogChanged() (changes made in this
+ * process). After `maxAgeMs` it is refreshed in the background while readers keep the
+ * previous body: that bounds how long changes made elsewhere (the CLI's store import, the
+ * watcher of another process) stay unseen, without making a reader wait. Concurrent reads
+ * share one load; a failed background refresh keeps the previous body and is reported to
+ * `onRefreshError`.
+ */
+export function createCachedBody<T>(options: {
+  load: () => Promise<T>;
+  serialize: (value: T) => string;
+  maxAgeMs: number;
+  onRefreshError?: (error: unknown) => void;
+  now?: () => number;
+}): CachedBodySource {
+  const now = options.now ?? ((): number => Date.now());
+  let current: { body: CachedBody; loadedAt: number; version: number } | undefined;
+  let loading: Promise<CachedBody> | undefined;
+
+  const reload = (): Promise<CachedBody> => {
+    loading ??= (async () => {
+      try {
+        const version = catalogVersion;
+        const loadedAt = now();
+        const body = Buffer.from(options.serialize(await options.load()));
+        const cached = { body, etag: computeEtag(body) };
+        current = { body: cached, loadedAt, version };
+        return cached;
+      } finally {
+        loading = undefined;
+      }
+    })();
+    return loading;
+  };
+
+  return {
+    read: async () => {
+      const isOutdated = (): boolean => current === undefined || current.version !== catalogVersion;
+      if (isOutdated()) {
+        // A refresh already under way may have started before the change: let it finish first.
+        await loading?.catch(() => undefined);
+      }
+      if (current === undefined || isOutdated()) {
+        return await reload();
+      }
+      if (now() - current.loadedAt >= options.maxAgeMs && loading === undefined) {
+        reload().catch((error: unknown) => options.onRefreshError?.(error));
+      }
+      return current.body;
+    },
+  };
+}

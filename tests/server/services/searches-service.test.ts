@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchListSchema, type Search } from '#shared/api/index.ts';
+import { upsertSnapshots } from '#server/db/repositories/availability-repository.ts';
+import {
+  findOrCreateUserByIdentity,
+  updateUserPlan,
+} from '#server/db/repositories/users-repository.ts';
+import type { UserRow } from '#server/db/schema.ts';
+import { disableSearchEmailUpdates } from '#server/notify/notify-repository.ts';
+import { seedCatalog } from '#server/services/catalog-service.ts';
+import {
+  createSearchListCache,
+  createUserSearch,
+  deleteUserSearch,
+  SEARCH_LIST_MAX_AGE_MS,
+  updateUserSearch,
+  type SearchListCache,
+} from '#server/services/searches-service.ts';
+import { createCountingDatabase, type CountingDatabase } from '#tests/helpers/query-counter.ts';
+import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
+
+const NOW = 1_750_000_000_000;
+
+describe('the search list cache', () => {
+  let testDb: TestDatabase;
+  let counting: CountingDatabase;
+  let lists: SearchListCache;
+  let user: UserRow;
+
+  async function readList(now = NOW): Promise<Search[]> {
+    return searchListSchema.parse(JSON.parse((await lists.read(user, now)).toString()));
+  }
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    await seedCatalog(testDb.db);
+    counting = createCountingDatabase(testDb.url);
+    lists = createSearchListCache({ db: counting.db, serialize: JSON.stringify });
+    user = await findOrCreateUserByIdentity(testDb.db, {
+      issuer: 'https://issuer.example/',
+      subject: 'lister',
+    });
+    await updateUserPlan(testDb.db, user.id, 'best');
+    user = { ...user, plan: 'best' };
+  });
+  afterAll(async () => {
+    lists.close();
+    await counting.destroy();
+    await testDb.drop();
+  });
+
+  it('answers from memory until a write of this process changes the list', async () => {
+    const created = await createUserSearch(testDb.db, user, {
+      product_type: 'iphone16pro',
+      store_id: 'R095',
+    });
+    counting.reset();
+    expect((await readList()).map((search) => search.id)).toEqual([created.id]);
+    expect(await readList()).toHaveLength(1);
+    expect(counting.readStatements()).toHaveLength(1);
+
+    const second = await createUserSearch(testDb.db, user, {
+      product_type: 'iphone16',
+      store_id: 'R095',
+    });
+    expect((await readList()).map((search) => search.id)).toEqual([created.id, second.id]);
+
+    await updateUserSearch(testDb.db, user, second.id, {
+      ...second,
+      send_email_updates: false,
+    });
+    expect((await readList())[1].send_email_updates).toBe(false);
+
+    await disableSearchEmailUpdates(testDb.db, created.id);
+    expect((await readList())[0].send_email_updates).toBe(false);
+
+    await deleteUserSearch(testDb.db, user, second.id);
+    expect((await readList()).map((search) => search.id)).toEqual([created.id]);
+  });
+
+  it('refreshes an old list in the background and serves the previous one meanwhile', async () => {
+    const [search] = await readList(NOW);
+    expect(search.stores_with_inventory).toBe(0);
+    const part = search.product_models[0].part_number;
+    // What the watcher writes: a model becomes available at the search's store.
+    await upsertSnapshots(testDb.db, [
+      {
+        store_id: 'R095',
+        part_number: part,
+        status: 'available',
+        pickup_quote: 'Today',
+        observed_at: new Date(),
+      },
+    ]);
+    expect((await readList(NOW + SEARCH_LIST_MAX_AGE_MS - 1))[0].stores_with_inventory).toBe(0);
+    expect((await readList(NOW + SEARCH_LIST_MAX_AGE_MS))[0].stores_with_inventory).toBe(0);
+    await expect
+      .poll(async () => (await readList(NOW + SEARCH_LIST_MAX_AGE_MS + 1))[0].stores_with_inventory)
+      .toBe(1);
+  });
+
+  it('waits for a fresh list once the kept one is twice its maximum age', async () => {
+    await upsertSnapshots(testDb.db, [
+      {
+        store_id: 'R095',
+        part_number: (await readList(NOW + SEARCH_LIST_MAX_AGE_MS + 1))[0].product_models[0]
+          .part_number,
+        status: 'unavailable',
+        pickup_quote: null,
+        observed_at: new Date(),
+      },
+    ]);
+    const later = NOW + 10 * SEARCH_LIST_MAX_AGE_MS;
+    expect((await readList(later))[0].stores_with_inventory).toBe(0);
+  });
+});
