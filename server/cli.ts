@@ -5,6 +5,7 @@ import type { Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { findUsersByEmail, updateUserPlan } from './db/repositories/users-repository.ts';
 import { importStoreDirectory, seedCatalog } from './services/catalog-service.ts';
+import { runServer } from './run-server.ts';
 import { openDatabase } from './stack.ts';
 import { registerWatchCommands } from './terminal-watch/watch-command.ts';
 import { runWorker } from './watch/run-worker.ts';
@@ -98,6 +99,13 @@ export function buildCli(): Command {
       }
       console.log(`Set ${count} account(s) with email ${email} to ${plan}.`);
     });
+
+  program
+    .command('serve')
+    .description(
+      'run the website, API and login without polling or alert delivery (run `shelfwatch worker` processes beside it)',
+    )
+    .action(() => runServer({ isWorkerIncluded: false }));
 
   program
     .command('worker')

@@ -38,6 +38,8 @@ export function useWatchStatus() {
         is_delayed: status.is_failing,
         checked_at: status.last_check_at ?? new Date().toISOString(),
         hosts: [],
+        // The app's own loop has no shared worker budget to report.
+        freshness: null,
       };
     },
     refetchInterval: INVENTORY_REFRESH_MS,

@@ -21,6 +21,11 @@ export async function startEmbeddedPostgres(options: {
   port: number;
   password: string;
   onLog?: (line: string) => void;
+  /**
+   * Restart the cluster whenever its postmaster exits without `stop()` (a crash, a kill):
+   * the process that owns the cluster keeps its database. Each attempt is reported.
+   */
+  supervise?: { onRestart: (event: RestartEvent) => void; backoffMs?: readonly number[] };
 }): Promise<EmbeddedCluster> {
   const directory = path.resolve(options.directory);
   await mkdir(path.dirname(directory), { recursive: true });
@@ -52,9 +57,81 @@ export async function startEmbeddedPostgres(options: {
       { cause: error },
     );
   }
+  const supervisor =
+    options.supervise === undefined
+      ? undefined
+      : superviseCluster(directory, () => cluster.start(), options.supervise);
   return {
     connectionString: connectEmbeddedPostgres(options).connectionString,
-    stop: () => cluster.stop(),
+    stop: async () => {
+      supervisor?.stop();
+      await cluster.stop();
+    },
+  };
+}
+
+/** What the supervisor did about a postmaster that went away. */
+export type RestartEvent =
+  | { kind: 'exited'; pid: number }
+  | { kind: 'restarted'; attempt: number }
+  | { kind: 'failed'; attempt: number; retryInMs: number; error: unknown };
+
+/** Waits between restart attempts: quick at first, then every 30 s. */
+const RESTART_BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000] as const;
+/** How often the postmaster's process is checked (a signal 0, no I/O). */
+const LIVENESS_CHECK_MS = 1000;
+
+/**
+ * Checks the postmaster named in `postmaster.pid` every second; when it is gone, starts the
+ * cluster again with backoff until it runs. PostgreSQL replaces the stale pid file itself
+ * and recovers from its write-ahead log, so a killed cluster comes back with its data.
+ */
+function superviseCluster(
+  directory: string,
+  start: () => Promise<void>,
+  options: NonNullable<Parameters<typeof startEmbeddedPostgres>[0]['supervise']>,
+): { stop: () => void } {
+  const backoff = options.backoffMs ?? RESTART_BACKOFF_MS;
+  let isStopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (ms: number, task: () => Promise<void>): void => {
+    if (isStopped) return;
+    timer = setTimeout(() => void task(), ms);
+    timer.unref();
+  };
+  const restart = async (attempt: number): Promise<void> => {
+    if (isStopped) return;
+    try {
+      await start();
+      options.onRestart({ kind: 'restarted', attempt });
+      schedule(LIVENESS_CHECK_MS, check);
+    } catch (error) {
+      const retryInMs = backoff[Math.min(attempt, backoff.length - 1)] ?? 30_000;
+      options.onRestart({ kind: 'failed', attempt, retryInMs, error });
+      schedule(retryInMs, () => restart(attempt + 1));
+    }
+  };
+  let knownPid: number | undefined;
+  const check = async (): Promise<void> => {
+    const text = await readFile(path.join(directory, 'postmaster.pid'), 'utf8').catch(
+      () => undefined,
+    );
+    const pid = text === undefined ? undefined : parsePostmasterPid(text)?.pid;
+    if (pid !== undefined && isProcessAlive(pid)) {
+      knownPid = pid;
+      schedule(LIVENESS_CHECK_MS, check);
+      return;
+    }
+    if (isStopped) return;
+    options.onRestart({ kind: 'exited', pid: knownPid ?? 0 });
+    schedule(backoff[0] ?? 500, () => restart(1));
+  };
+  schedule(LIVENESS_CHECK_MS, check);
+  return {
+    stop: () => {
+      isStopped = true;
+      clearTimeout(timer);
+    },
   };
 }
 

@@ -42,6 +42,8 @@ export type AlertDeliveryOptions = {
   pollIntervalMs?: number;
   /** HTTPS agent for push services (tests trust a self-signed local one with it). */
   pushAgent?: Agent;
+  /** Called once an attempt's outcome is recorded (metrics). */
+  onSettled?: (row: ClaimedRow, outcome: AttemptOutcome) => void;
 };
 
 /** A running delivery worker. */
@@ -111,6 +113,7 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
       }
     }
     const isRecorded = await recordAttemptOutcome(db, row, outcome);
+    if (isRecorded) options.onSettled?.(row, outcome);
     if (!isRecorded) {
       logger.warn(
         `alert ${row.id}: lease lost before recording ${outcome.status}; the newer claim decides`,

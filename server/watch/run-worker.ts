@@ -1,8 +1,12 @@
+import Fastify from 'fastify';
 import type { AppConfig } from '#server/config.ts';
 import { takeOverShutdownSignals } from '#server/db/embedded-postgres.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { createLogger, type Logger } from '#server/logging/logger.ts';
+import { createMetrics, type ShelfwatchMetrics } from '#server/metrics/metrics.ts';
+import { createAlertRecorder } from '#server/metrics/record-alert.ts';
 import { startAlertDelivery } from '#server/notify/delivery-worker.ts';
+import { metricsRoutes } from '#server/routes/metrics.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
 import { openDatabase } from '#server/stack.ts';
 import { startConfiguredWatcher } from './start.ts';
@@ -33,14 +37,21 @@ export async function runWorker(
   try {
     await migrateToLatest(db);
     await seedCatalog(db);
+    const metrics = createMetrics(db);
     // WATCH_ENABLED=false makes a delivery-only worker.
-    const watcher = await startConfiguredWatcher({ db, config, connectionString, logger });
+    const watcher = await startConfiguredWatcher({ db, config, connectionString, logger, metrics });
     const delivery = await startAlertDelivery({
       db,
       config,
       databaseUrl: connectionString,
       logger: logger.child({ component: 'alerts' }),
+      onSettled: createAlertRecorder(metrics),
     });
+    const metricsServer =
+      config.metrics.workerPort === undefined
+        ? undefined
+        : await serveWorkerMetrics(metrics, config.metrics, config.host);
+    if (metricsServer !== undefined) log.info(`Metrics at ${metricsServer.url}/metrics`);
     log.info('Worker delivering alerts; Ctrl-C stops it.');
     takeOverShutdownSignals();
     await new Promise<void>((resolve) => {
@@ -48,10 +59,24 @@ export async function runWorker(
       process.once('SIGTERM', () => resolve());
     });
     log.info('Worker stopping...');
+    await metricsServer?.close();
     await watcher?.stop();
     await delivery.stop();
   } finally {
     await db.destroy();
     await cluster?.stop();
   }
+}
+
+/** A worker has no website: its metrics get a server of their own on METRICS_PORT. */
+async function serveWorkerMetrics(
+  metrics: ShelfwatchMetrics,
+  settings: AppConfig['metrics'],
+  host: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ logger: false });
+  await app.register(metricsRoutes, { metrics, token: settings.token });
+  // listen() resolves with the address it bound, e.g. http://127.0.0.1:9464.
+  const url = await app.listen({ port: settings.workerPort, host });
+  return { url, close: () => app.close() };
 }

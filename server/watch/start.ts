@@ -2,6 +2,7 @@ import type { AppConfig } from '#server/config.ts';
 import type { Db } from '#server/db/database.ts';
 import { createCycleLog } from '#server/logging/cycle-log.ts';
 import type { Logger } from '#server/logging/logger.ts';
+import type { ShelfwatchMetrics } from '#server/metrics/metrics.ts';
 import { startWatcher, type RunningWatcher } from './watcher.ts';
 
 /**
@@ -14,6 +15,7 @@ export async function startConfiguredWatcher(options: {
   config: Pick<AppConfig, 'watch' | 'upstream' | 'alerts'>;
   connectionString: string;
   logger: Logger;
+  metrics?: ShelfwatchMetrics;
 }): Promise<RunningWatcher | undefined> {
   const { config } = options;
   if (!config.watch.isEnabled) return undefined;
@@ -32,7 +34,10 @@ export async function startConfiguredWatcher(options: {
     log: (line) => log.warn(line),
     onCyclePlanned: cycleLog.recordPlanned,
     onFreshness: (description) => log.info(`Request budget of all workers: ${description}`),
-    onPolled: (_group, outcome, cycleStartedAt) => cycleLog.recordPolled(cycleStartedAt, outcome),
+    onPolled: (_group, outcome, cycleStartedAt) => {
+      cycleLog.recordPolled(cycleStartedAt, outcome);
+      options.metrics?.recordPoll(outcome);
+    },
   });
   log.debug(
     `Watcher polling ${config.upstream.baseUrl} every ${config.watch.pollIntervalSeconds} s ` +

@@ -61,11 +61,28 @@ export const upstreamHostStatusSchema = z.object({
 /** One host's status. */
 export type UpstreamHostStatus = z.infer<typeof upstreamHostStatusSchema>;
 
+/** What the request budget of all live workers gives, as the last planned cycle saw it. */
+export const watchFreshnessSchema = z.object({
+  /** e.g. "every group fresh within 6 min (alerting groups within 2 min)". */
+  promise: z.string(),
+  workers: z.number().int(),
+  budget_per_minute: z.number(),
+  alerting_groups: z.number().int(),
+  page_only_groups: z.number().int(),
+  last_planned_at: z.string(),
+  /** No cycle planned for longer than two intervals: the poller stalled or no worker runs. */
+  is_planner_stalled: z.boolean(),
+  /** Groups whose last coverage is older than the promise: each makes alerts late. */
+  overdue_groups: z.number().int(),
+});
+
 /** GET /v2/status (public): upstream health and whether alerts may be delayed. */
 export const watchStatusSchema = z.object({
   is_delayed: z.boolean(),
   checked_at: z.string(),
   hosts: z.array(upstreamHostStatusSchema),
+  /** Null until a worker planned a cycle. */
+  freshness: watchFreshnessSchema.nullable(),
 });
 /** The watch engine's public status. */
 export type WatchStatus = z.infer<typeof watchStatusSchema>;

@@ -70,7 +70,9 @@ export function computeFreshnessSchedule(inputs: FreshnessInputs): FreshnessSche
 }
 
 /** "every group fresh within 4 min (alerting groups within 2 min)", for logs and the status page. */
-export function describeFreshness(schedule: FreshnessSchedule): string {
+export function describeFreshness(
+  schedule: Pick<FreshnessSchedule, 'alertingFreshWithinMs' | 'allFreshWithinMs'>,
+): string {
   if (!Number.isFinite(schedule.allFreshWithinMs)) return 'no request budget: nothing is asked';
   const minutes = (ms: number): string => `${Math.ceil(ms / 60_000)} min`;
   const all = `every group fresh within ${minutes(schedule.allFreshWithinMs)}`;

@@ -133,6 +133,19 @@ export async function recordTargetFailure(
     .execute();
 }
 
+/**
+ * Poll targets whose newest coverage is older than `before`. Targets never covered are left
+ * out: a search saved a moment ago waits for the next cycle, which is not a delay.
+ */
+export async function countOverdueTargets(db: Executor, before: Date): Promise<number> {
+  const row = await db
+    .selectFrom('poll_targets')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('last_covered_at', '<', before)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Every upstream host seen so far. */
 export async function listUpstreamHosts(db: Executor): Promise<UpstreamHostRow[]> {
   return await db.selectFrom('upstream_hosts').selectAll().orderBy('host').execute();
