@@ -107,10 +107,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(
     async (v2) => {
-      // Before every `authenticate` hook below: a refused address costs no token check.
-      await v2.register(authFailureLimitPlugin, {
-        perMinute: limits.authFailuresPerAddressPerMinute,
-      });
       // Public routes count per address, signed-in ones per user: people behind one address
       // (an office, a mobile carrier) must not share one budget for their own reads.
       await v2.register(async (open) => {
@@ -123,6 +119,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         });
       });
       await v2.register(async (signedIn) => {
+        // Before the `authenticate` hook: a refused address costs no token check. Only
+        // signed-in routes answer 401, so public ones are spared the lookup.
+        await signedIn.register(authFailureLimitPlugin, {
+          perMinute: limits.authFailuresPerAddressPerMinute,
+        });
         signedIn.addHook('onRequest', signedIn.authenticate);
         await signedIn.register(userRateLimitPlugin, {
           perMinute: limits.perUserPerMinute,
