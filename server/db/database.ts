@@ -21,5 +21,11 @@ export function createDatabase(
   // An idle connection dropped by the server (restart, shutdown) must not crash the process;
   // the pool replaces it and the next query reports any lasting problem.
   pool.on('error', (error) => warn(`database connection lost: ${error.message}`));
+  // A connection checked out of the pool has no listener of the pool's: a server that goes
+  // away between two of its queries (a restart, a crash) would throw out of the process.
+  // The query in flight, if any, still fails by itself and is answered 503.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => warn(`database connection lost: ${error.message}`));
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
