@@ -11,6 +11,9 @@ export function selectHttpLogger(logger: Logger | undefined, level?: string): Fa
   return (logger ?? createLogger({ level: level ?? 'info' })).child({ component: 'http' });
 }
 
+// The levels at which a completed request's debug line is written.
+const DEBUG_LEVELS = new Set(['debug', 'trace']);
+
 /**
  * Fastify's per-request lines, moved down a level: every page load fetches a dozen files,
  * so at info they drowned everything else. A completed request is one debug line
@@ -28,6 +31,9 @@ export class QuietRequestLogController extends LogController {
     reply: FastifyReply,
   ): void {
     if (this.isLogDisabled(request)) return;
+    const isFailure = (error !== null && error !== undefined) || reply.statusCode >= 500;
+    // The common case at the shipped level: a success nobody logs, so build no line for it.
+    if (!isFailure && !DEBUG_LEVELS.has(reply.log.level)) return;
     const fields = { res: reply, responseTime: reply.elapsedTime };
     const line = `${request.method} ${request.url} ${reply.statusCode} in ${Math.round(reply.elapsedTime)} ms`;
     if (error !== null && error !== undefined) {

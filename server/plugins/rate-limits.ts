@@ -40,6 +40,10 @@ export function readAddressKey(request: FastifyRequest): string {
 }
 
 function normaliseAddress(address: string): string {
+  // An IPv4 address is its own key; only IPv6 needs parsing (to group it by /64).
+  if (!address.includes(':')) {
+    return address;
+  }
   try {
     return normalizeIP(address, 64);
   } catch {

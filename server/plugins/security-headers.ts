@@ -32,13 +32,44 @@ export function computeSecurityHeaders(options: HelmetOptions): Record<string, s
   return headers;
 }
 
-/** Sends helmet's security headers, computed once, on every answer of the app. */
+/**
+ * The headers of JSON answers: the set OWASP's REST Security Cheat Sheet names for APIs. A
+ * JSON body is never rendered as a page, so the document-only headers (script and style
+ * sources, DNS prefetch, download options) protect nothing there, while their 600 bytes were
+ * written, and validated, on every answer of the busiest routes.
+ */
+export function computeApiSecurityHeaders(
+  pageHeaders: Record<string, string>,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cross-origin-resource-policy': pageHeaders['cross-origin-resource-policy'] ?? 'same-origin',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  };
+  const hsts = pageHeaders['strict-transport-security'];
+  if (hsts !== undefined) {
+    headers['strict-transport-security'] = hsts;
+  }
+  return headers;
+}
+
+/**
+ * Sends helmet's security headers, computed once, on every answer of the app: JSON answers
+ * get the smaller set of computeApiSecurityHeaders, everything else (pages, the login
+ * provider's forms, files) helmet's full set. Decided when the answer is sent, by its type,
+ * since HTML pages (the unsubscribe page) live under /v2 too.
+ */
 export const securityHeadersPlugin = fp(
   (app: FastifyInstance, options: HelmetOptions) => {
-    const headers = computeSecurityHeaders(options);
-    app.addHook('onRequest', (_request, reply, done) => {
-      void reply.headers(headers);
-      done();
+    const pageHeaders = computeSecurityHeaders(options);
+    const apiHeaders = computeApiSecurityHeaders(pageHeaders);
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      const type = reply.getHeader('content-type');
+      const isJson = typeof type === 'string' && type.startsWith('application/json');
+      void reply.headers(isJson ? apiHeaders : pageHeaders);
+      done(null, payload);
     });
   },
   { name: 'security-headers' },

@@ -23,7 +23,14 @@ import {
 } from './api/environment.ts';
 import { runLoad } from './api/load.ts';
 import { startQueryCounter, withApplicationName } from './api/query-counter.ts';
-import { checkTargets, countFailures, formatTable, type RouteFigures } from './api/report.ts';
+import {
+  checkTargets,
+  countFailures,
+  formatTable,
+  pickMedianRound,
+  type Round,
+  type RouteFigures,
+} from './api/report.ts';
 import { checkRouteAnswers, listBenchRoutes, probeSequentially } from './api/routes.ts';
 import { seedBenchData } from './api/seed.ts';
 
@@ -32,9 +39,11 @@ const SEARCHES = 50_000;
 /** Signed-in loads rotate over this many Premium users with 10 searches each. */
 const LOADED_USERS = 100;
 const CONNECTIONS = 100;
-const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
+/** Each route runs this many rounds, each a bare Fastify run and then the route. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-/** Bare Fastify runs just before each route; half as long, as its rate settles at once. */
+/** Bare Fastify runs just before the route in each round; shorter, as its rate settles at once. */
 const BARE_SECONDS = Math.max(3, Math.round(DURATION_SECONDS / 2));
 /** X-Forwarded-For rotates over this many addresses: each sees a handful of requests a minute. */
 const CLIENT_ADDRESSES = 1 << 20;
@@ -143,8 +152,8 @@ async function runBench(): Promise<number> {
     );
 
     console.log(
-      `autocannon in a worker thread: ${CONNECTIONS} connections; per route a ${WARMUP_SECONDS} s warm-up, ` +
-        `${BARE_SECONDS} s on bare Fastify, then ${DURATION_SECONDS} s on the route; X-Forwarded-For ` +
+      `autocannon in a worker thread: ${CONNECTIONS} connections; per route a ${WARMUP_SECONDS} s warm-up, then ` +
+        `${ROUNDS} rounds of ${BARE_SECONDS} s on bare Fastify followed by ${DURATION_SECONDS} s on the route; X-Forwarded-For ` +
         `rotating over ${CLIENT_ADDRESSES.toLocaleString('en-US')} addresses`,
     );
     const loadOptions = { connections: CONNECTIONS, clientAddresses: CLIENT_ADDRESSES };
@@ -159,19 +168,28 @@ async function runBench(): Promise<number> {
     for (const route of routes) {
       const routeLoad = { ...loadOptions, origin, variants: route.variants };
       if (WARMUP_SECONDS > 0) await runLoad({ ...routeLoad, durationSeconds: WARMUP_SECONDS });
-      // Requests the warm-up left in flight must not eat into the bare run.
-      await waitForIdleConnections(seedDb, APP_CONNECTION_NAME);
-      const bareResult = await runLoad({ ...bareLoad, durationSeconds: BARE_SECONDS });
-      const load = await runLoad({ ...routeLoad, durationSeconds: DURATION_SECONDS });
+      const rounds: Round[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        // Requests the previous run left in flight must not eat into the bare run.
+        await waitForIdleConnections(seedDb, APP_CONNECTION_NAME);
+        const bare = await runLoad({ ...bareLoad, durationSeconds: BARE_SECONDS });
+        const load = await runLoad({ ...routeLoad, durationSeconds: DURATION_SECONDS });
+        rounds.push({ load, bare });
+      }
       await waitForIdleConnections(seedDb, APP_CONNECTION_NAME);
       console.log(
-        `  ${route.name}: ${Math.round(load.requestsPerSecond)} req/s, bare Fastify just before ${Math.round(bareResult.requestsPerSecond)}`,
+        `  ${route.name}: ${rounds
+          .map(
+            (round) =>
+              `${Math.round(round.load.requestsPerSecond)} req/s (bare Fastify just before ${Math.round(round.bare.requestsPerSecond)})`,
+          )
+          .join(', ')}`,
       );
       figures.push({
         name: route.name,
         kind: route.kind,
-        load,
-        bare: bareResult,
+        ...pickMedianRound(rounds),
+        rounds,
         queriesPerRequest: 0,
         aloneMs: 0,
       });
@@ -188,9 +206,10 @@ async function runBench(): Promise<number> {
     console.log(`\n${formatTable(figures)}\n`);
     console.log(
       [
-        `req/s: answers / run time. p50, p99, max: autocannon's histogram of every 2xx answer of the ${DURATION_SECONDS} s run`,
+        `Each row is the route's median round of ${ROUNDS} (by ratio); "ratio per round" lists all of them in the order run.`,
+        `req/s: answers / run time. p50, p99, max: autocannon's histogram of every 2xx answer of that round's ${DURATION_SECONDS} s run`,
         '("samples"), in whole milliseconds. ratio: req/s over the req/s of bare Fastify (one JSON route, default Fastify,',
-        'the same process) measured just before the route, so both saw the same machine load.',
+        'the same process) measured just before the route in the same round, so both saw the same machine load.',
         `alone ms and queries/req: mean time and statements (BEGIN and COMMIT included, sent by the API's own connections)`,
         `of ${SEQUENTIAL_REQUESTS} requests sent one at a time after the loads, so with warm caches.`,
         'failed: non-2xx answers, connection errors and timeouts of the route and its bare run.',
@@ -206,10 +225,12 @@ async function runBench(): Promise<number> {
       ].join('\n'),
     );
     const failedRuns = figures
-      .flatMap((figure) => [
-        { name: figure.name, load: figure.load },
-        { name: `bare Fastify before ${figure.name}`, load: figure.bare },
-      ])
+      .flatMap((figure) =>
+        figure.rounds.flatMap((round) => [
+          { name: figure.name, load: round.load },
+          { name: `bare Fastify before ${figure.name}`, load: round.bare },
+        ]),
+      )
       .filter((run) => countFailures(run.load) > 0);
     for (const run of failedRuns) {
       console.log(

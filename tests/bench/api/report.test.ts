@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from './load.ts';
-import { checkTargets, formatTable, type RouteFigures } from './report.ts';
+import { checkTargets, formatTable, pickMedianRound, type RouteFigures } from './report.ts';
 
 function load(requestsPerSecond: number, p99Ms: number, failures = 0): LoadResult {
   return {
@@ -20,11 +20,12 @@ function load(requestsPerSecond: number, p99Ms: number, failures = 0): LoadResul
 
 /** A route measured at `rps` beside a bare Fastify run of 10,000 req/s. */
 function route(kind: RouteFigures['kind'], rps: number, p99: number): RouteFigures {
+  const round = { load: load(rps, p99), bare: load(10_000, 20) };
   return {
     name: `GET ${kind}`,
     kind,
-    load: load(rps, p99),
-    bare: load(10_000, 20),
+    ...round,
+    rounds: [round],
     queriesPerRequest: 2,
     aloneMs: 1.25,
   };
@@ -58,23 +59,38 @@ describe('checkTargets', () => {
 
   it('compares each route with the bare Fastify run beside it', () => {
     const slowMachine = { ...route('catalog', 3000, 30), bare: load(4000, 40) };
+    slowMachine.rounds = [{ load: slowMachine.load, bare: slowMachine.bare }];
     expect(checkTargets([slowMachine]).map((c) => c.isMet)).toEqual([true]);
   });
 });
 
+describe('pickMedianRound', () => {
+  it('takes the round of the median ratio, each round against its own baseline', () => {
+    const rounds = [
+      { load: load(5000, 30), bare: load(10_000, 10) },
+      { load: load(3000, 90), bare: load(4000, 10) },
+      { load: load(6000, 20), bare: load(10_000, 10) },
+    ];
+    expect(pickMedianRound(rounds)).toBe(rounds[2]);
+    expect(pickMedianRound(rounds.slice(0, 2))).toBe(rounds[0]);
+    expect(() => pickMedianRound([])).toThrow();
+  });
+});
+
 describe('formatTable', () => {
-  it('prints figures, the bare run, the ratio, queries and failures of both runs', () => {
+  it('prints the median round, the ratio of every round, queries and failures of all runs', () => {
+    const median = { load: load(5000, 30, 3), bare: load(8000, 12, 1) };
     const figures = {
       ...route('catalog', 5000, 30),
-      load: load(5000, 30, 3),
-      bare: load(8000, 12, 1),
+      ...median,
+      rounds: [{ load: load(4000, 30), bare: load(8000, 12, 2) }, median],
     };
     const lines = formatTable([figures]).split('\n');
     expect(lines[0]).toMatch(
-      /^route +req\/s +p50 ms +p99 ms +max ms +samples +bare req\/s +bare p99 +ratio +alone ms +queries\/req +failed$/,
+      /^route +req\/s +p50 ms +p99 ms +max ms +samples +bare req\/s +bare p99 +ratio +ratio per round +alone ms +queries\/req +failed$/,
     );
     expect(lines[2]).toMatch(
-      /^GET catalog +5,000 +15 +30 +60 +50,000 +8,000 +12 +0\.625 +1\.3 +2 +4$/,
+      /^GET catalog +5,000 +15 +30 +60 +50,000 +8,000 +12 +0\.625 +0\.50 0\.63 +1\.3 +2 +6$/,
     );
   });
 });

@@ -4,12 +4,19 @@ import type { LoadResult } from './load.ts';
 /** Which targets a route is judged by. */
 export type RouteKind = 'catalog' | 'my-searches' | 'signed-in';
 
-/** One measured /v2 route and the bare Fastify run just before it. */
+/** One round: a bare Fastify run, then the route's run right after it. */
+export type Round = { load: LoadResult; bare: LoadResult };
+
+/**
+ * One measured /v2 route: `load` and `bare` are its median round (by ratio), `rounds` all of
+ * them in the order they ran.
+ */
 export type RouteFigures = {
   name: string;
   kind: RouteKind;
   load: LoadResult;
   bare: LoadResult;
+  rounds: readonly Round[];
   /** SQL statements per request (BEGIN/COMMIT included), from sequential requests. */
   queriesPerRequest: number;
   /** Mean time of one request alone (sequential requests, fetch on the same machine). */
@@ -27,8 +34,22 @@ export const MY_SEARCHES_MAX_P99_MS = 50;
 export const CATALOG_MIN_RATIO = 0.6;
 
 /** The route's throughput as a share of the bare Fastify run beside it. */
-export function computeRatio(route: RouteFigures): number {
+export function computeRatio(route: Round): number {
   return route.load.requestsPerSecond / route.bare.requestsPerSecond;
+}
+
+/**
+ * The round whose ratio is the median (the lower middle one for an even count): other
+ * processes on a shared machine slow single runs at random, and the median of rounds each
+ * paired with its own baseline is robust to one disturbed round either way.
+ */
+export function pickMedianRound(rounds: readonly Round[]): Round {
+  const sorted = [...rounds].sort((a, b) => computeRatio(a) - computeRatio(b));
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (median === undefined) {
+    throw new Error('no rounds measured');
+  }
+  return median;
 }
 
 /** Answers that were not 2xx, connection errors and timeouts of a load. */
@@ -72,6 +93,7 @@ export function formatTable(routes: readonly RouteFigures[]): string {
     'bare req/s',
     'bare p99',
     'ratio',
+    'ratio per round',
     'alone ms',
     'queries/req',
     'failed',
@@ -87,11 +109,17 @@ export function formatTable(routes: readonly RouteFigures[]): string {
     formatCount(route.bare.requestsPerSecond),
     String(Math.round(route.bare.p99Ms)),
     computeRatio(route).toFixed(3),
+    route.rounds.map((round) => computeRatio(round).toFixed(2)).join(' '),
     route.aloneMs.toFixed(1),
     Number.isInteger(route.queriesPerRequest)
       ? String(route.queriesPerRequest)
       : route.queriesPerRequest.toFixed(2),
-    String(countFailures(route.load) + countFailures(route.bare)),
+    String(
+      route.rounds.reduce(
+        (sum, round) => sum + countFailures(round.load) + countFailures(round.bare),
+        0,
+      ),
+    ),
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column].length)),

@@ -21,9 +21,31 @@ describe('security headers', () => {
     app.get('/ok', () => ({ ok: true }));
     for (const url of ['/ok', '/missing']) {
       const response = await app.inject({ method: 'GET', url });
-      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['strict-transport-security']).toContain('max-age=');
     }
+    await app.close();
+  });
+
+  it('give JSON answers the short API set and pages helmet’s full set', async () => {
+    const app = Fastify();
+    await app.register(securityHeadersPlugin, {
+      hsts: false,
+      contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], styleSrc: ["'self'"] } },
+    });
+    app.get('/json', () => ({ ok: true }));
+    app.get('/page', (_request, reply) => reply.type('text/html').send('<p>hi</p>'));
+    const json = await app.inject({ method: 'GET', url: '/json' });
+    expect(json.headers['content-security-policy']).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(json.headers['x-dns-prefetch-control']).toBeUndefined();
+    expect(json.headers['strict-transport-security']).toBeUndefined();
+    const page = await app.inject({ method: 'GET', url: '/page' });
+    expect(page.headers['content-security-policy']).toContain("style-src 'self'");
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers['x-dns-prefetch-control']).toBe('off');
     await app.close();
   });
 
