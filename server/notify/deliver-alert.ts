@@ -5,9 +5,9 @@ import type { EmailSender } from './email-channel.ts';
 import { checkEligibility } from './eligibility.ts';
 import {
   deletePushSubscriptionById,
-  findDeliveryContext,
   listPushSubscriptions,
   setTextOptOutByPhone,
+  type DeliveryTarget,
 } from './notify-repository.ts';
 import type { AttemptOutcome, ClaimedRow } from './outbox-claims.ts';
 import type { PushSender } from './push-channel.ts';
@@ -55,12 +55,14 @@ export function buildUnsubscribeUrl(publicUrl: string, key: Buffer, searchId: st
 }
 
 /**
- * Re-checks eligibility and sends one claimed row on its channel. Send failures are thrown
- * (as DeliveryError when classified) because the worker owns the retry policy.
+ * Re-checks eligibility against `target` (the user and search as read after the claim) and
+ * sends one claimed row on its channel. Send failures are thrown (as DeliveryError when
+ * classified) because the worker owns the retry policy.
  */
 export async function deliverAlert(
   context: DeliveryContext,
   row: ClaimedRow,
+  target: DeliveryTarget,
 ): Promise<AttemptOutcome> {
   const parsed = alertPayloadSchema.safeParse(row.payload);
   if (!parsed.success) {
@@ -70,8 +72,7 @@ export async function deliverAlert(
     };
   }
   const payload = parsed.data;
-  const { user, search } = await findDeliveryContext(context.db, row.user_id, row.search_id);
-  const verdict = checkEligibility(row.channel, user, search);
+  const verdict = checkEligibility(row.channel, target.user, target.search);
   if (!verdict.isAllowed) {
     return { status: 'suppressed', reason: verdict.reason };
   }

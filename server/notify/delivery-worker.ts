@@ -8,11 +8,12 @@ import { classifyDeliveryError } from './delivery-error.ts';
 import { createEmailSender } from './email-channel.ts';
 import { OUTBOX_NOTIFY_CHANNEL } from './outbox.ts';
 import {
-  claimDueRows,
-  recordAttemptOutcome,
-  type AttemptOutcome,
-  type ClaimedRow,
-} from './outbox-claims.ts';
+  deliveryTargetKey,
+  findDeliveryTargets,
+  type DeliveryTarget,
+} from './notify-repository.ts';
+import { claimDueRows, type AttemptOutcome, type ClaimedRow } from './outbox-claims.ts';
+import { createOutcomeRecorder } from './outcome-recorder.ts';
 import { createPushSender } from './push-channel.ts';
 import { loadOrCreateNotifySecrets } from './secrets.ts';
 import { createTextSender } from './text-channel.ts';
@@ -33,7 +34,7 @@ export type AlertDeliveryOptions = {
   databaseUrl?: string;
   /** How long a claim is exclusive; a worker that dies mid-send loses its rows after this. */
   leaseMs?: number;
-  /** Rows claimed (and sent concurrently) per round. */
+  /** Rows sent concurrently at most; freed places are claimed again as sends finish. */
   batchSize?: number;
   /** Attempts before a transiently failing row is marked failed. */
   maxAttempts?: number;
@@ -63,7 +64,7 @@ export type AlertDelivery = {
 export async function startAlertDelivery(options: AlertDeliveryOptions): Promise<AlertDelivery> {
   const { db, config, logger } = options;
   const leaseMs = options.leaseMs ?? 120_000;
-  const batchSize = options.batchSize ?? 10;
+  const batchSize = options.batchSize ?? 20;
   const maxAttempts = options.maxAttempts ?? 10;
   const backoff = options.backoff ?? { baseMs: 10_000, maxMs: 30 * 60_000 };
   const pollIntervalMs = options.pollIntervalMs ?? 2_000;
@@ -88,7 +89,8 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
     supportEmail: config.supportEmail,
   };
 
-  const settle = async (row: ClaimedRow): Promise<void> => {
+  const recorder = createOutcomeRecorder(db);
+  const settle = async (row: ClaimedRow, target: DeliveryTarget): Promise<void> => {
     let outcome: AttemptOutcome;
     if (row.attempt > maxAttempts) {
       // Only reachable through expired leases: a row whose sends keep killing workers.
@@ -98,7 +100,7 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
       };
     } else {
       try {
-        outcome = await deliverAlert(context, row);
+        outcome = await deliverAlert(context, row, target);
       } catch (error) {
         const failure = classifyDeliveryError(error);
         if (failure.kind === 'transient' && row.attempt < maxAttempts) {
@@ -112,7 +114,15 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
         }
       }
     }
-    const isRecorded = await recordAttemptOutcome(db, row, outcome);
+    let isRecorded: boolean;
+    try {
+      isRecorded = await recorder.record(row, outcome);
+    } catch (error) {
+      logger.error(
+        `alert ${row.id}: recording ${outcome.status} failed (${error instanceof Error ? error.message : String(error)}); the row is retried when its lease runs out`,
+      );
+      return;
+    }
     if (isRecorded) options.onSettled?.(row, outcome);
     if (!isRecorded) {
       logger.warn(
@@ -127,13 +137,47 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
     }
   };
 
+  /**
+   * Keeps up to batchSize sends going: claims as many rows as there are free places, reads
+   * their users and searches in one go, and claims again as sends finish, so one slow
+   * recipient does not hold back the rest of a burst. Returns when nothing is due and
+   * nothing is in flight (or on stop, after the sends in flight have settled).
+   */
   const deliverDueRows = async (): Promise<void> => {
-    while (!isStopping) {
-      const rows = await claimDueRows(db, batchSize, leaseMs);
-      if (rows.length === 0) {
-        return;
+    const inFlight = new Set<Promise<void>>();
+    try {
+      while (!isStopping) {
+        const free = batchSize - inFlight.size;
+        if (free <= 0) {
+          await Promise.race(inFlight);
+          continue;
+        }
+        const rows = await claimDueRows(db, free, leaseMs);
+        if (rows.length === 0 && inFlight.size === 0) {
+          return;
+        }
+        const targets = await findDeliveryTargets(db, rows);
+        for (const row of rows) {
+          const target = targets.get(deliveryTargetKey(row)) ?? {
+            user: undefined,
+            search: undefined,
+          };
+          const sending: Promise<void> = settle(row, target)
+            .catch((error: unknown) =>
+              logger.error(
+                `alert ${row.id}: delivery failed unexpectedly (${error instanceof Error ? error.message : String(error)}); the row is retried when its lease runs out`,
+              ),
+            )
+            .finally(() => inFlight.delete(sending));
+          inFlight.add(sending);
+        }
+        if (rows.length < free) {
+          // The queue ran dry: let this wave finish instead of asking again after every send.
+          await Promise.all(inFlight);
+        }
       }
-      await Promise.all(rows.map((row) => settle(row)));
+    } finally {
+      await Promise.allSettled(inFlight);
     }
   };
 

@@ -7,22 +7,45 @@ import type { PushSubscriptionsTable, SearchRow, UserRow } from '#server/db/sche
 export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 
 /** The user and search an outbox row is for, as they are now (either may be gone). */
-export async function findDeliveryContext(
+export type DeliveryTarget = { user: UserRow | undefined; search: SearchRow | undefined };
+
+/**
+ * The delivery targets of claimed rows in two statements whatever their number, keyed by
+ * deliveryTargetKey: a burst of alerts reads its users and searches once, not per row.
+ */
+export async function findDeliveryTargets(
   db: Executor,
-  userId: string,
-  searchId: string | null,
-): Promise<{ user: UserRow | undefined; search: SearchRow | undefined }> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  const search =
-    searchId === null
-      ? undefined
-      : await db
-          .selectFrom('searches')
-          .selectAll()
-          .where('id', '=', searchId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
-  return { user, search };
+  rows: readonly { user_id: string; search_id: string | null }[],
+): Promise<Map<string, DeliveryTarget>> {
+  const userIds = [...new Set(rows.map((row) => row.user_id))];
+  const searchIds = [
+    ...new Set(rows.flatMap((row) => (row.search_id === null ? [] : [row.search_id]))),
+  ];
+  const users =
+    userIds.length === 0
+      ? []
+      : await db.selectFrom('users').selectAll().where('id', 'in', userIds).execute();
+  const searches =
+    searchIds.length === 0
+      ? []
+      : await db.selectFrom('searches').selectAll().where('id', 'in', searchIds).execute();
+  const usersById = new Map(users.map((user) => [user.id, user]));
+  const searchesById = new Map(searches.map((search) => [search.id, search]));
+  const targets = new Map<string, DeliveryTarget>();
+  for (const row of rows) {
+    const search = row.search_id === null ? undefined : searchesById.get(row.search_id);
+    targets.set(deliveryTargetKey(row), {
+      user: usersById.get(row.user_id),
+      // A search is only ever delivered to its owner.
+      search: search?.user_id === row.user_id ? search : undefined,
+    });
+  }
+  return targets;
+}
+
+/** The key of a row's target in findDeliveryTargets' answer. */
+export function deliveryTargetKey(row: { user_id: string; search_id: string | null }): string {
+  return `${row.user_id}|${row.search_id ?? ''}`;
 }
 
 /** Turns email alerts off for a search; false when the search does not exist. */

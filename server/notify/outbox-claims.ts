@@ -44,40 +44,44 @@ export type AttemptOutcome =
   | { status: 'suppressed' | 'failed'; reason: string }
   | { status: 'pending'; error: string; retryInMs: number };
 
-/** Records an attempt's outcome; false when the lease was lost to another worker meanwhile. */
-export async function recordAttemptOutcome(
+/** One attempt's outcome to record for its claimed row. */
+export type SettledAttempt = { row: ClaimedRow; outcome: AttemptOutcome };
+
+/**
+ * Records the outcomes of several attempts in one statement; answers the ids (as text) actually
+ * written. A row is written only while the claim is still ours (status "sending" with the
+ * attempts the claim set): a row missing from the answer lost its lease to a newer claim,
+ * whose outcome decides. One statement per batch: a burst of alerts would otherwise commit
+ * (and flush the WAL) once per email.
+ */
+export async function recordAttemptOutcomes(
   db: Executor,
-  row: ClaimedRow,
-  outcome: AttemptOutcome,
-): Promise<boolean> {
-  const base = db
-    .updateTable('alert_outbox')
-    .where('id', '=', row.id)
-    .where('status', '=', 'sending')
-    .where('attempts', '=', row.attempt);
-  let query;
-  switch (outcome.status) {
-    case 'sent':
-      query = base.set({
-        status: 'sent',
-        sent_at: sql<Date>`now()`,
-        locked_until: null,
-        last_error: outcome.note ?? null,
-      });
-      break;
-    case 'suppressed':
-    case 'failed':
-      query = base.set({ status: outcome.status, locked_until: null, last_error: outcome.reason });
-      break;
-    case 'pending':
-      query = base.set({
-        status: 'pending',
-        locked_until: null,
-        last_error: outcome.error,
-        next_attempt_at: sql<Date>`now() + make_interval(secs => ${outcome.retryInMs / 1000})`,
-      });
-      break;
+  attempts: readonly SettledAttempt[],
+): Promise<Set<string>> {
+  if (attempts.length === 0) {
+    return new Set();
   }
-  const result = await query.executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  const values = attempts.map(({ row, outcome }) => {
+    const note =
+      outcome.status === 'sent'
+        ? (outcome.note ?? null)
+        : outcome.status === 'pending'
+          ? outcome.error
+          : outcome.reason;
+    const retrySeconds = outcome.status === 'pending' ? outcome.retryInMs / 1000 : 0;
+    return sql`(${row.id}::bigint, ${row.attempt}::integer, ${outcome.status}::text, ${note}::text, ${retrySeconds}::double precision)`;
+  });
+  const result = await sql<{ id: string }>`
+    update alert_outbox as o
+       set status = v.status,
+           locked_until = null,
+           last_error = v.note,
+           sent_at = case when v.status = 'sent' then now() else o.sent_at end,
+           next_attempt_at = case
+             when v.status = 'pending' then now() + make_interval(secs => v.retry_seconds)
+             else o.next_attempt_at end
+      from (values ${sql.join(values)}) as v(id, attempt, status, note, retry_seconds)
+     where o.id = v.id and o.status = 'sending' and o.attempts = v.attempt
+    returning o.id`.execute(db);
+  return new Set(result.rows.map((row) => String(row.id)));
 }
