@@ -25,17 +25,14 @@ export function PlansRoute() {
 
   const startCheckout = async (plan: Plan) => {
     if (plan.lookupKeys === null) return;
-    if (!auth.isAuthenticated || auth.user === null) {
-      await auth.login('/plans');
-      return;
-    }
     setBusyPlan(plan.code);
     try {
       const lookupKey = isBilledAnnually ? plan.lookupKeys.annual : plan.lookupKeys.monthly;
       const url = await createCheckoutSession(publicApi, {
         // PLANS holds exactly the four LOOKUP_KEYS; checking at run time would bring zod here.
         lookup_key: lookupKey as LookupKey,
-        auth0_id: auth.user.sub,
+        // Visitors without an account check out too (there is no sign-up): paying creates it.
+        auth0_id: auth.isAuthenticated && auth.user !== null ? auth.user.sub : '',
       });
       if (url === undefined) {
         console.error('Checkout session answer had no checkout_url');

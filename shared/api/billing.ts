@@ -25,10 +25,17 @@ export const portalSessionRequestSchema = z.object({}).strict();
 /** POST /v2/account/create-portal-session answer. */
 export const portalSessionResponseSchema = z.object({ session_url: z.string().url() });
 
-/** POST /v2/account/create-checkout-session body. */
+/**
+ * POST /v2/account/create-checkout-session body. `auth0_id` is the signed-in visitor's
+ * subject at the login provider, empty for a visitor without an account (sign-up is
+ * disabled: paying creates the account, announced by post_checkout's ACCOUNT_CREATED).
+ */
 export const checkoutSessionRequestSchema = z.object({
   lookup_key: z.enum(LOOKUP_KEYS),
-  auth0_id: z.string().trim().min(1).max(255),
+  auth0_id: z.string().trim().max(255),
 });
 /** POST /v2/account/create-checkout-session answer. */
 export const checkoutSessionResponseSchema = z.object({ checkout_url: z.string().url() });
+
+/** POST /v2/billing/webhook answer (Stripe only looks at the 2xx status). */
+export const billingWebhookResponseSchema = z.object({ received: z.literal(true) });

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { StripeConnection } from '#server/billing/index.ts';
 import { loadConfig } from '#server/config.ts';
 import { upsertSnapshots } from '#server/db/repositories/availability-repository.ts';
 import {
@@ -29,8 +30,14 @@ export type TestStack = {
   stop: () => Promise<void>;
 };
 
-/** Starts the stack; extra environment variables override the test defaults. */
-export async function startTestStack(environment: Record<string, string> = {}): Promise<TestStack> {
+/**
+ * Starts the stack; extra environment variables override the test defaults, and
+ * `stripeConnection` points its Stripe client (with STRIPE_* set) at a stand-in.
+ */
+export async function startTestStack(
+  environment: Record<string, string> = {},
+  options: { stripeConnection?: StripeConnection } = {},
+): Promise<TestStack> {
   // The stack migrates the database itself, as `npm start` does.
   const testDb = await createTestDatabase({ isMigrated: false });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-stack-'));
@@ -46,7 +53,10 @@ export async function startTestStack(environment: Record<string, string> = {}): 
     LOG_LEVEL: 'warn',
     ...environment,
   });
-  const stack = await startStack(config);
+  const stack = await startStack(config, undefined, {
+    isWorkerIncluded: true,
+    stripeConnection: options.stripeConnection,
+  });
   return {
     baseUrl: stack.siteUrl,
     issuer: stack.issuer,

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import Cookies from 'js-cookie';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HomeRoute } from '#renderer/routes/home.tsx';
 import { PlansRoute } from '#renderer/routes/plans.tsx';
 import { useBillingPeriodStore } from '#renderer/state/billing-period-store.ts';
@@ -149,5 +149,57 @@ describe('pricing', () => {
     expect(screen.getByText('$10')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Get Premium' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('button', { name: 'Get Better' })).toHaveProperty('disabled', true);
+  });
+
+  it('enables checkout with billing and sends the signed-in user to the annual Checkout page', async () => {
+    const requests: unknown[] = [];
+    const api = createFakeApi({
+      'POST /account/create-checkout-session': ({ body }) => {
+        requests.push(body);
+        return { status: 200, body: { checkout_url: 'https://checkout.stripe.test/c/pay/cs_1' } };
+      },
+    });
+    const host = {
+      kind: 'web' as const,
+      openExternal: vi.fn(() => Promise.resolve()),
+      showNotification: vi.fn(() => Promise.resolve()),
+    };
+    renderWithApp([{ path: '/plans', element: <PlansRoute /> }], {
+      path: '/plans',
+      config: { ...testConfig, isBillingConfigured: true },
+      api,
+      host,
+    });
+    expect(screen.queryByText('Online checkout is not available right now.')).toBeNull();
+    const premium = screen.getByRole('button', { name: 'Get Premium' });
+    expect(premium).toHaveProperty('disabled', false);
+    fireEvent.click(premium);
+    await waitFor(() =>
+      expect(host.openExternal).toHaveBeenCalledWith('https://checkout.stripe.test/c/pay/cs_1'),
+    );
+    expect(requests).toEqual([{ lookup_key: 'iw-premium-yearly', auth0_id: 'user-1' }]);
+  });
+
+  it('lets a signed-out visitor check out monthly without logging in first', async () => {
+    Cookies.set('sw_pricing_isBilledAnnually', 'false');
+    const requests: unknown[] = [];
+    const api = createFakeApi({
+      'POST /account/create-checkout-session': ({ body }) => {
+        requests.push(body);
+        return { status: 200, body: { checkout_url: 'https://checkout.stripe.test/c/pay/cs_2' } };
+      },
+    });
+    const auth = createFakeAuth({ isAuthenticated: false, user: null });
+    renderWithApp([{ path: '/plans', element: <PlansRoute /> }], {
+      path: '/plans',
+      config: { ...testConfig, isBillingConfigured: true },
+      api,
+      auth,
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Get Better' }));
+    await waitFor(() =>
+      expect(requests).toEqual([{ lookup_key: 'iw-basic-monthly', auth0_id: '' }]),
+    );
+    expect(auth.login).not.toHaveBeenCalled();
   });
 });

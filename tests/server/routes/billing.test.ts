@@ -61,6 +61,17 @@ describe('billing calls before billing is configured', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ code: 'billing_not_configured' });
   });
+
+  it('answers Stripe webhooks with 503 billing_not_configured, so Stripe keeps retrying', async () => {
+    const response = await api.app.inject({
+      method: 'POST',
+      url: '/v2/billing/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      payload: JSON.stringify({ id: 'evt_1', object: 'event', type: 'customer.created' }),
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ code: 'billing_not_configured' });
+  });
 });
 
 describe('service endpoints', () => {
