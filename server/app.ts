@@ -12,6 +12,8 @@ import {
   type RateLimitSettings,
   type TrustProxySetting,
 } from './config.ts';
+import type { LoginDirectory } from './accounts/index.ts';
+import type { Billing } from './billing/index.ts';
 import type { Db } from './db/database.ts';
 import type { Logger } from './logging/logger.ts';
 import type { ShelfwatchMetrics } from './metrics/metrics.ts';
@@ -23,7 +25,7 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { createJsonSerializerCompiler } from './plugins/json-serializer.ts';
 import { addressRateLimitPlugin, userRateLimitPlugin } from './plugins/rate-limits.ts';
 import { accountRoutes } from './routes/account.ts';
-import { billingRoutes } from './routes/billing.ts';
+import { billingRoutes, billingWebhookRoutes } from './routes/billing.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { healthRoutes } from './routes/health.ts';
 import { notificationsPublicRoutes, pushSubscriptionRoutes } from './routes/notifications.ts';
@@ -51,8 +53,15 @@ export type AppDependencies = {
   rateLimits?: Partial<RateLimitSettings>;
   /** Public origin (for Twilio's signed URLs) and Twilio's auth token for its inbound webhook. */
   notify?: { publicUrl?: string; twilioAuthToken?: string };
+  /**
+   * Where logins live, for account deletion; default: an embedded provider at the website's
+   * login domain (so only its own logins are deleted there).
+   */
+  login?: LoginDirectory;
   /** Prometheus metrics served at /metrics (bearer `token` when set); none without. */
   metrics?: { registry: ShelfwatchMetrics; token: string | undefined };
+  /** Stripe billing (server/billing); none: the billing calls answer 503 billing_not_configured. */
+  billing?: Billing | null;
 };
 
 /** Builds the Fastify app: plugins, then the /v2 routes, then the website. */
@@ -75,6 +84,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   ).origin;
   const isHttps = deps.website.apiBaseUrl.startsWith('https:');
   const limits = { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits };
+  const billing = deps.billing ?? null;
+  app.decorate('billing', billing);
   await app.register(securityHeadersPlugin, {
     // Browsers ignore it over plain http (RFC 6797): sent there, it only misstates the site.
     hsts: isHttps ? undefined : false,
@@ -102,6 +113,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(healthRoutes, { db: deps.db });
   app.get('/app-config.json', { schema: { response: { 200: appConfigSchema } } }, async () => ({
     ...deps.website,
+    // The website enables checkout from this: it must say what this app really does.
+    isBillingConfigured: billing !== null,
     macDownloadUrl: deps.website.macDownloadUrl ?? (await deps.resolveMacDownloadUrl?.()) ?? null,
   }));
 
@@ -116,8 +129,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         await open.register(notificationsPublicRoutes, { db: deps.db, ...deps.notify });
         await open.register(billingRoutes, {
           checkoutPerMinute: limits.checkoutPerAddressPerMinute,
+          billing,
         });
       });
+      await v2.register(billingWebhookRoutes, { billing });
       await v2.register(async (signedIn) => {
         // Before the `authenticate` hook: a refused address costs no token check. Only
         // signed-in routes answer 401, so public ones are spared the lookup.
@@ -134,7 +149,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
           void reply.header('cache-control', 'no-store');
           return payload;
         });
-        await signedIn.register(accountRoutes, { db: deps.db });
+        await signedIn.register(accountRoutes, {
+          db: deps.db,
+          login: deps.login ?? { kind: 'embedded', issuer: `${idpOrigin}/` },
+          billing,
+        });
         await signedIn.register(searchesRoutes, { db: deps.db });
         await signedIn.register(watchHistoryRoutes, { db: deps.db });
         await signedIn.register(pushSubscriptionRoutes, { db: deps.db });

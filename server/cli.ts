@@ -1,9 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { PLAN_CODES, type PlanCode } from '#shared/domain/plans.ts';
+import { registerUserCommands, describePlanChanges } from './accounts/user-commands.ts';
+import { setPlanByEmail } from './accounts/index.ts';
 import { loadConfig } from './config.ts';
 import type { Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { findUsersByEmail, updateUserPlan } from './db/repositories/users-repository.ts';
+import { registerDbCommands } from './db/backup/commands.ts';
 import { importStoreDirectory, seedCatalog } from './services/catalog-service.ts';
 import { runServer } from './run-server.ts';
 import { openDatabase } from './stack.ts';
@@ -14,12 +16,18 @@ import { runWorker } from './watch/run-worker.ts';
 const APPLE_STORE_DIRECTORY_URL = 'https://www.apple.com/rsp-web/store-list?locale=en_US';
 
 /**
- * Runs `task` against the configured database, migrated, then closes it. With the embedded
+ * Runs `task` against the configured database, migrated unless `isMigrating` is false, then
+ * closes it; `task` also gets the connection string (for COPY streams and pg_dump). With the embedded
  * default it joins the cluster a running `npm start` has on the same data folder, or starts
  * one just for the command; which of the two goes to stderr, so stdout stays the answer.
  */
-async function withDatabase<T>(task: (db: Db) => Promise<T>): Promise<T> {
-  const { db, cluster, source } = await openDatabase(loadConfig(), { isSharing: true });
+async function withDatabase<T>(
+  task: (db: Db, connectionString: string) => Promise<T>,
+  options: { isMigrating?: boolean } = {},
+): Promise<T> {
+  const { db, cluster, source, connectionString } = await openDatabase(loadConfig(), {
+    isSharing: true,
+  });
   if (source.kind === 'embedded') {
     console.error(
       source.isShared
@@ -28,8 +36,8 @@ async function withDatabase<T>(task: (db: Db) => Promise<T>): Promise<T> {
     );
   }
   try {
-    await migrateToLatest(db);
-    return await task(db);
+    if (options.isMigrating !== false) await migrateToLatest(db);
+    return await task(db, connectionString);
   } finally {
     await db.destroy();
     await cluster?.stop();
@@ -85,20 +93,20 @@ export function buildCli(): Command {
     .command('set-plan')
     .argument('<email>', 'the account email')
     .argument('<plan>', `one of ${PLAN_CODES.join(', ')}`, parsePlan)
-    .description("change an account's plan (until billing is configured)")
+    .description(
+      "change an account's plan (until billing is configured); searches over the new limit are paused",
+    )
     .action(async (email: string, plan: PlanCode) => {
-      const count = await withDatabase(async (db) => {
-        const users = await findUsersByEmail(db, email);
-        for (const user of users) {
-          await updateUserPlan(db, user.id, plan);
-        }
-        return users.length;
-      });
-      if (count === 0) {
-        throw new Error(`No account with email ${email} (it appears after the first sign-in)`);
+      const changes = await withDatabase((db) => setPlanByEmail(db, email, plan));
+      if (changes.length === 0) {
+        throw new Error(`No account with email ${email} (add one with \`shelfwatch user add\`)`);
       }
-      console.log(`Set ${count} account(s) with email ${email} to ${plan}.`);
+      console.log(`Set ${changes.length} account(s) with email ${email} to ${plan}.`);
+      for (const line of describePlanChanges(changes)) console.log(line);
     });
+
+  registerUserCommands(program, { parsePlan, withDatabase });
+  registerDbCommands(program, { withDatabase });
 
   program
     .command('serve')

@@ -128,6 +128,10 @@ const environmentSchema = z.object({
   AUTH0_AUDIENCE: optionalString,
   AUTH0_CLIENT_ID: optionalString,
   AUTH0_DESKTOP_CLIENT_ID: optionalString,
+  AUTH0_MGMT_DOMAIN: optionalString,
+  AUTH0_MGMT_CLIENT_ID: optionalString,
+  AUTH0_MGMT_CLIENT_SECRET: optionalString,
+  AUTH0_MGMT_CONNECTION: z.string().default('Username-Password-Authentication'),
   API_AUDIENCE: z.string().default('https://api.shelfwatch.app'),
   SHELFWATCH_DEMO_PASSWORD: optionalString,
   SHELFWATCH_DISABLE_DEMO: booleanFromEnv,
@@ -151,6 +155,8 @@ const environmentSchema = z.object({
   UPSTREAM_SHAPE: z
     .enum(['fulfillment-messages', 'pickup-message'])
     .default('fulfillment-messages'),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('Shelfwatch <alerts@shelfwatch.app>'),
   TWILIO_ACCOUNT_SID: optionalString,
@@ -208,6 +214,12 @@ export type AppConfig = {
         desktopClientId: string | undefined;
       };
   apiAudience: string;
+  /**
+   * Auth0's Management API (AUTH0_MGMT_*), through which accounts made without a sign-up
+   * (checkout, `shelfwatch user add`) are created at Auth0; undefined when not all are set.
+   */
+  auth0Management:
+    { domain: string; clientId: string; clientSecret: string; connection: string } | undefined;
   demo: { isEnabled: boolean; password: string | undefined };
   supportEmail: string;
   supportEndDate: string;
@@ -240,6 +252,11 @@ export type AppConfig = {
     storePageBaseUrl: string;
   };
   alerts: { quietWindowMinutes: number };
+  /**
+   * Stripe (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, both or neither): checkout, the billing
+   * portal and plan changes by webhook; undefined means billing is not configured.
+   */
+  billing: { stripeSecretKey: string; webhookSecret: string } | undefined;
   /** The watch engine: poll cadence and upstream pacing (see server/watch). */
   watch: {
     isEnabled: boolean;
@@ -271,6 +288,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new Error(`Invalid environment: ${problems.join('; ')}`);
   }
   const values = parsed.data;
+  if ((values.STRIPE_SECRET_KEY === undefined) !== (values.STRIPE_WEBHOOK_SECRET === undefined)) {
+    // Half a setup would take payments whose webhooks are refused, or the reverse.
+    throw new Error(
+      'Invalid environment: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: set both to turn billing on, or neither',
+    );
+  }
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
   const isAuth0 = values.AUTH0_DOMAIN !== undefined;
   const idp: AppConfig['idp'] = isAuth0
@@ -295,6 +318,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     embeddedPgPort: values.EMBEDDED_PG_PORT,
     idp,
     apiAudience: values.AUTH0_AUDIENCE ?? values.API_AUDIENCE,
+    auth0Management:
+      isAuth0 &&
+      values.AUTH0_MGMT_DOMAIN !== undefined &&
+      values.AUTH0_MGMT_CLIENT_ID !== undefined &&
+      values.AUTH0_MGMT_CLIENT_SECRET !== undefined
+        ? {
+            domain: values.AUTH0_MGMT_DOMAIN,
+            clientId: values.AUTH0_MGMT_CLIENT_ID,
+            clientSecret: values.AUTH0_MGMT_CLIENT_SECRET,
+            connection: values.AUTH0_MGMT_CONNECTION,
+          }
+        : undefined,
     demo: { isEnabled: !values.SHELFWATCH_DISABLE_DEMO, password: values.SHELFWATCH_DEMO_PASSWORD },
     supportEmail: values.SUPPORT_EMAIL,
     supportEndDate: values.SUPPORT_END_DATE,
@@ -338,6 +373,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         : `${values.STORE_PAGE_BASE_URL}/`,
     },
     alerts: { quietWindowMinutes: values.ALERT_QUIET_WINDOW_MINUTES },
+    billing:
+      values.STRIPE_SECRET_KEY !== undefined && values.STRIPE_WEBHOOK_SECRET !== undefined
+        ? { stripeSecretKey: values.STRIPE_SECRET_KEY, webhookSecret: values.STRIPE_WEBHOOK_SECRET }
+        : undefined,
     watch: {
       isEnabled: values.WATCH_ENABLED,
       pollIntervalSeconds: values.POLL_INTERVAL_SECONDS,

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { readAccountSettings } from './accounts/index.ts';
+import { createBilling, type StripeConnection } from './billing/index.ts';
 import type { AppConfig } from './config.ts';
 import { createDatabase, type Db } from './db/database.ts';
 import {
@@ -173,7 +175,11 @@ async function shareCluster(port: number, passwordFile: string): Promise<Embedde
 export async function startStack(
   config: AppConfig,
   logger: Logger = createLogger({ level: config.logLevel, format: config.logFormat }),
-  options: { isWorkerIncluded: boolean } = { isWorkerIncluded: true },
+  options: {
+    isWorkerIncluded: boolean;
+    /** Where the Stripe client connects instead of api.stripe.com (tests' stand-in). */
+    stripeConnection?: StripeConnection;
+  } = { isWorkerIncluded: true },
 ): Promise<RunningStack> {
   const log = logger.child({ component: 'stack' });
   const postgresLog = logger.child({ component: 'postgres' });
@@ -233,6 +239,10 @@ export async function startStack(
         siteOrigins: [new URL(config.publicUrl).origin],
         trustProxy: config.trustProxy,
         loginLimits: config.loginLimits,
+        passwordReset: {
+          mailer: readAccountSettings(config).mailer,
+          supportEmail: config.supportEmail,
+        },
         // Its info lines repeat what the start banner says.
         logger: { info: (line) => idpLog.debug(line), warn: (line) => idpLog.warn(line) },
       });
@@ -244,6 +254,17 @@ export async function startStack(
         : undefined;
 
     const metrics = createMetrics(db);
+    const billingLog = logger.child({ component: 'billing' });
+    const billing =
+      config.billing === undefined
+        ? null
+        : createBilling({
+            db,
+            settings: config.billing,
+            accounts: readAccountSettings(config),
+            connection: options.stripeConnection,
+            log: { info: (line) => billingLog.info(line), warn: (line) => billingLog.warn(line) },
+          });
     const app = await buildApp({
       db,
       verifyToken: createTokenVerifier({
@@ -265,7 +286,7 @@ export async function startStack(
         supportEmail: config.supportEmail,
         supportEndDate: config.supportEndDate,
         maker: config.maker,
-        isBillingConfigured: false,
+        isBillingConfigured: billing !== null,
         macDownloadUrl: config.macDownloadUrl,
         cookiePrefix: 'shelfwatch_',
       },
@@ -285,6 +306,8 @@ export async function startStack(
       rateLimits: config.rateLimits,
       notify: { publicUrl: config.publicUrl, twilioAuthToken: config.notify.twilioAuthToken },
       metrics: { registry: metrics, token: config.metrics.token },
+      login: readAccountSettings(config).login,
+      billing,
     });
     stoppers.push(async () => app.close());
     await app.listen({

@@ -25,3 +25,13 @@ export function useSaveAccount() {
     },
   });
 }
+
+/** DELETE /v2/account: everything of the account is removed; the caller then logs out. */
+export function useDeleteAccount() {
+  const { privateApi } = useApi();
+  return useMutation({
+    mutationFn: async () => {
+      await privateApi.delete('/account');
+    },
+  });
+}

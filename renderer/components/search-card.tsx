@@ -3,6 +3,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import { Link, useNavigate } from 'react-router-dom';
 import type { Search } from '#shared/api/searches.ts';
 import { summarizeSearch } from '#shared/domain/search-summary.ts';
+import { PausedBadge, PausedSearchNotice } from './paused-search-notice.tsx';
 import { ProductIcon } from './product-icon.tsx';
 
 /** A saved search on My Searches; clicking anywhere but its menu opens the search. */
@@ -26,7 +27,10 @@ export function SearchCard({
       }}
     >
       <Card.Header className="d-flex align-items-center justify-content-between bg-transparent">
-        <span className="fw-semibold text-truncate">{search.store_name}</span>
+        <span className="d-flex align-items-center gap-2 min-w-0">
+          <span className="fw-semibold text-truncate">{search.store_name}</span>
+          {search.is_paused === true ? <PausedBadge /> : null}
+        </span>
         <Dropdown align="end">
           <Dropdown.Toggle
             variant="link"
@@ -50,6 +54,7 @@ export function SearchCard({
             {search.product_name}
           </Card.Title>
           <Card.Text className="small text-body-secondary">{summarizeSearch(search)}</Card.Text>
+          {search.is_paused === true ? <PausedSearchNotice className="small mb-0" /> : null}
         </div>
       </Card.Body>
       <Card.Footer className="bg-transparent border-0 pt-0">

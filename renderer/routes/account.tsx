@@ -11,6 +11,7 @@ import { describeRequestError, readErrorCode } from '../api/api-errors.ts';
 import { createPortalSession } from '../api/billing-calls.ts';
 import { useAuth } from '../auth/auth-context.tsx';
 import { useAppConfig } from '../boot/app-config-context.tsx';
+import { DeleteAccountModal } from '../components/delete-account-modal.tsx';
 import { SvgFlag } from '../components/svg-flag.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
@@ -33,7 +34,7 @@ function toFormValues(account: Account | undefined): FormValues {
   };
 }
 
-/** /account: contact details, notification switch, logout and the billing portal. */
+/** /account: contact details, notification switch, logout, the billing portal and deletion. */
 export function AccountRoute() {
   usePageTitle('My Account');
   const account = useMyAccount();
@@ -45,6 +46,7 @@ export function AccountRoute() {
   const [values, setValues] = useState<FormValues>(() => toFormValues(account.data));
   const [billingNote, setBillingNote] = useState<string | null>(null);
   const [isOpeningPortal, setIsOpeningPortal] = useState(false);
+  const [isDeleteOpen, setIsDeleteOpen] = useState(false);
 
   // The form restarts from the server's values whenever fresh account data arrives.
   useEffect(() => setValues(toFormValues(account.data)), [account.data]);
@@ -176,6 +178,28 @@ export function AccountRoute() {
           Logout
         </Button>
       </div>
+      <hr className="my-4" />
+      <h2 className="h5">Delete account</h2>
+      <p className="small text-body-secondary">
+        Removes your account, your searches and your alert settings for good.
+      </p>
+      <Button
+        variant="outline-danger"
+        disabled={account.data === undefined}
+        onClick={() => setIsDeleteOpen(true)}
+      >
+        Delete my account
+      </Button>
+      <DeleteAccountModal
+        isOpen={isDeleteOpen}
+        hasSubscription={
+          isBillingConfigured && account.data?.capabilities.web_searches_allowed === true
+        }
+        onClose={() => setIsDeleteOpen(false)}
+        onDeleted={() => {
+          logout().catch((error: unknown) => console.error('Logout failed', error));
+        }}
+      />
     </section>
   );
 }

@@ -23,6 +23,7 @@ import { BrowserNotificationsSwitch } from '../components/browser-notifications-
 import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
 import { InventoryList } from '../components/inventory-list.tsx';
 import { NotFoundMessage } from '../components/not-found-message.tsx';
+import { PausedBadge, PausedSearchNotice } from '../components/paused-search-notice.tsx';
 import { ProductIcon } from '../components/product-icon.tsx';
 import { RestockHistory } from '../components/restock-history.tsx';
 import { formatAge, latestTime } from '../components/restock-history-data.ts';
@@ -160,7 +161,10 @@ function SearchDetail({ search }: { search: Search }) {
         <div className="d-flex align-items-center gap-3 flex-grow-1 min-w-0">
           <ProductIcon productId={search.product_type} size={56} />
           <div className="min-w-0">
-            <h1 className="h3 mb-0">{search.product_name}</h1>
+            <h1 className="h3 mb-0 d-flex align-items-center gap-2">
+              {search.product_name}
+              {search.is_paused === true ? <PausedBadge /> : null}
+            </h1>
             <p className="text-body-secondary mb-0" data-testid="search-location">
               {formatSearchLocation(search)}
             </p>
@@ -175,6 +179,11 @@ function SearchDetail({ search }: { search: Search }) {
           Delete search
         </Button>
       </header>
+      {search.is_paused === true ? (
+        <div className="alert alert-secondary py-2">
+          <PausedSearchNotice className="mb-0" />
+        </div>
+      ) : null}
       {isDelayed ? (
         <div className="alert alert-warning py-2" role="status">
           {DELAYED_WARNING}

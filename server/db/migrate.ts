@@ -4,13 +4,36 @@ import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migrat
 import * as initial from './migrations/0001-initial.ts';
 import * as watchAndAlerts from './migrations/0002-watch-and-alerts.ts';
 import * as watchWorkers from './migrations/0003-watch-workers.ts';
+import * as billing from './migrations/0004-billing.ts';
+import * as accountLifecycle from './migrations/0005-account-lifecycle.ts';
 
 /** Every migration in order; files are imported statically so bundles and tsx agree. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-watch-and-alerts': watchAndAlerts,
   '0003-watch-workers': watchWorkers,
+  '0004-billing': billing,
+  '0005-account-lifecycle': accountLifecycle,
 };
+
+/** The names of every migration this program knows, oldest first. */
+export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(migrations);
+
+/** Applies pending forward migrations up to and including `name` (`db` may be a transaction). */
+export async function migrateUpTo(db: Kysely<Database>, name: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+  });
+  const result: MigrationResultSet = await migrator.migrateTo(name);
+  if (result.error !== undefined) {
+    const failed = result.results?.find((entry) => entry.status === 'Error');
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed`, {
+      cause: result.error,
+    });
+  }
+  return (result.results ?? []).map((entry) => entry.migrationName);
+}
 
 /** Applies every pending forward migration; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {

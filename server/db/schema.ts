@@ -16,6 +16,8 @@ export type UsersTable = {
   enable_notifications: Generated<boolean>;
   plan: Generated<PlanCode>;
   is_text_opted_out: Generated<boolean>;
+  /** The Stripe customer paying for this account; null without billing or before checkout. */
+  stripe_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 };
@@ -24,8 +26,19 @@ export type UsersTable = {
 export type IdpAccountsTable = {
   id: Generated<string>;
   email: string;
-  password_hash: string;
+  /** Null until the person chooses a password (accounts made by checkout or `user add`). */
+  password_hash: string | null;
   email_verified: Generated<boolean>;
+  created_at: CreatedAt;
+};
+
+/** A one-time link of the embedded login (finish setup, forgot password), kept as a SHA-256 digest. */
+export type AccountTokensTable = {
+  token_hash: string;
+  purpose: 'finish-setup' | 'reset-password';
+  idp_account_id: string;
+  expires_at: Date;
+  used_at: Date | null;
   created_at: CreatedAt;
 };
 
@@ -100,6 +113,8 @@ export type SearchesTable = {
   send_text_updates: Generated<boolean>;
   send_email_updates: Generated<boolean>;
   max_distance_miles: number | null;
+  /** Set while the plan allows fewer searches than the user has: kept, not polled, not alerted. */
+  paused_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 };
@@ -228,10 +243,41 @@ export type WatchFreshnessTable = {
   all_fresh_within_ms: number;
 };
 
+/** A Stripe webhook event already handled: a replay of its id has no second effect. */
+export type BillingEventsTable = {
+  id: string;
+  type: string;
+  created: Date;
+  received_at: CreatedAt;
+};
+
+/** A Stripe subscription as the newest event about it described it. */
+export type BillingSubscriptionsTable = {
+  id: string;
+  customer_id: string;
+  status: string;
+  price_id: string | null;
+  lookup_key: string | null;
+  /** The plan its price's lookup key stands for; null for a price outside the plan table. */
+  plan: PlanCode | null;
+  current_period_end: Date | null;
+  last_payment_failed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  event_created: Date;
+  updated_at: UpdatedAt;
+};
+
+/** A Checkout session already answered by post_checkout (a session id is usable once). */
+export type BillingCheckoutsTable = {
+  session_id: string;
+  user_id: string | null;
+  claimed_at: CreatedAt;
+};
+
 /** All tables, as kysely sees them. */
 export type Database = {
   users: UsersTable;
   idp_accounts: IdpAccountsTable;
+  account_tokens: AccountTokensTable;
   idp_payloads: IdpPayloadsTable;
   app_secrets: AppSecretsTable;
   countries: CountriesTable;
@@ -251,6 +297,9 @@ export type Database = {
   push_subscriptions: PushSubscriptionsTable;
   watch_workers: WatchWorkersTable;
   watch_freshness: WatchFreshnessTable;
+  billing_events: BillingEventsTable;
+  billing_subscriptions: BillingSubscriptionsTable;
+  billing_checkouts: BillingCheckoutsTable;
 };
 
 /** A user row as read. */

@@ -7,6 +7,7 @@ export type SuppressionReason =
   | 'user_deleted'
   | 'notifications_disabled'
   | 'search_deleted'
+  | 'search_paused'
   | 'email_updates_off'
   | 'text_updates_off'
   | 'plan_excludes_email'
@@ -39,6 +40,9 @@ export function checkEligibility(
   }
   if (search === undefined) {
     return { isAllowed: false, reason: 'search_deleted' };
+  }
+  if (search.paused_at !== null) {
+    return { isAllowed: false, reason: 'search_paused' };
   }
   const features = getPlan(user.plan).features;
   if (channel === 'email') {

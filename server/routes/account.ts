@@ -1,11 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accountSchema, accountUpdateSchema } from '#shared/api/account.ts';
+import { accountDeletionSchema, accountSchema, accountUpdateSchema } from '#shared/api/account.ts';
 import { errorBodySchema } from '#shared/api/errors.ts';
+import { deleteOwnAccount, type LoginDirectory } from '#server/accounts/index.ts';
 import type { Db } from '#server/db/database.ts';
+import type { Billing } from '#server/billing/index.ts';
 import { saveAccount, toAccount } from '#server/services/account-service.ts';
 
-/** GET and PATCH /v2/account. */
-export const accountRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+/** GET, PATCH and DELETE /v2/account. */
+export const accountRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  login: LoginDirectory;
+  /** Stripe billing when configured: deletion cancels the subscription first. */
+  billing: Billing | null;
+}> = async (app, { db, login, billing }) => {
   app.get(
     '/account',
     { schema: { response: { 200: accountSchema, 401: errorBodySchema } } },
@@ -21,5 +28,22 @@ export const accountRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       },
     },
     async (request) => await saveAccount(db, request.requireUser(), request.body),
+  );
+
+  app.delete(
+    '/account',
+    {
+      schema: {
+        response: { 204: accountDeletionSchema, 401: errorBodySchema, 503: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await deleteOwnAccount(db, request.requireUser(), {
+        login,
+        cancelSubscriptions:
+          billing === null ? undefined : (user) => billing.cancelSubscriptions(user),
+      });
+      return reply.code(204).send(null);
+    },
   );
 };

@@ -23,6 +23,7 @@ import {
 } from '#server/db/repositories/searches-repository.ts';
 import { findUserById } from '#server/db/repositories/users-repository.ts';
 import type { Database, SearchRow, UserRow } from '#server/db/schema.ts';
+import { reconcilePausedSearches } from '#server/accounts/plan-change.ts';
 import { AppError, invalidInput, notFound } from './app-error.ts';
 
 /** "Better or Premium": the plans that include searches on the website. */
@@ -327,6 +328,11 @@ export async function deleteUserSearch(
   if (!(await deleteOwnedSearch(db, user.id, searchId))) {
     throw notFound('Search');
   }
+  // A freed place resumes the oldest paused search; the plan is read afresh, not from the cache.
+  const current = await findUserById(db, user.id);
+  if (current !== undefined) {
+    await reconcilePausedSearches(db, user.id, getPlan(current.plan).searches);
+  }
   announceSearchChange({ userId: user.id });
 }
 
@@ -399,5 +405,6 @@ function composeSearch(card: SearchCardRow): Search {
       is_preferred: preferred.has(model.part_number),
     })),
     stores_with_inventory: card.stores_with_inventory,
+    is_paused: card.paused_at !== null,
   };
 }

@@ -42,6 +42,9 @@ export const accountUpdateSchema = z.object({
   phone_number: z.union([phoneSchema, z.null()]),
   enable_notifications: z.boolean(),
 });
+/** DELETE /v2/account answer: 204 without a body once everything of the account is gone. */
+export const accountDeletionSchema = z.null();
+
 /** Values the account form sends. */
 export type AccountUpdate = z.input<typeof accountUpdateSchema>;
 /** Account values after validation: email and phone normalised, empty values null. */

@@ -26,6 +26,8 @@ export const searchSchema = z.object({
   max_distance_miles: z.number().nullable(),
   product_models: z.array(productModelSchema),
   stores_with_inventory: z.number().int().nullable(),
+  /** Over the plan's search limit after a downgrade: kept, but not checked and never alerted. */
+  is_paused: z.boolean().optional(),
 });
 /** A saved search. */
 export type Search = z.infer<typeof searchSchema>;

@@ -43,6 +43,8 @@ export async function listGroupDemand(db: Executor): Promise<GroupDemandRow[]> {
     .select((eb) => eb.fn.countAll<number>().as('searches'))
     .select(sql<number>`count(*) filter (where ${isAlerting})`.as('alerting_searches'))
     .select(sql<number>`min(pt.sort_order)`.as('launch_rank'))
+    // Paused searches (over a downgraded plan's limit) are not polled for.
+    .where('s.paused_at', 'is', null)
     .groupBy(['c.country_code', 's.product_type', 's.store_id'])
     .execute();
   return rows.map((row) => ({

@@ -129,3 +129,13 @@ export async function insertUsers(
     .returningAll()
     .execute();
 }
+
+/**
+ * Deletes a user row (its searches, push subscriptions and outbox rows go with it by cascade)
+ * and drops in-memory copies; false when there was none.
+ */
+export async function deleteUserById(db: Executor, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  announceUserChange(id);
+  return Number(result.numDeletedRows) > 0;
+}

@@ -11,7 +11,8 @@ export type PollTargetKey = { country_code: string; product_id: string; store_id
 
 /**
  * Makes poll_targets match the saved searches: one row per (country, product type, store)
- * some search watches, due from `now`; rows no search needs any more are removed. Returns the target count.
+ * some active search watches, due from `now`; rows no active search needs any more are
+ * removed (a search paused by a plan downgrade is not polled). Returns the target count.
  */
 export async function syncPollTargets(db: Executor, now: Date): Promise<number> {
   await db
@@ -24,6 +25,7 @@ export async function syncPollTargets(db: Executor, now: Date): Promise<number> 
         .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
         .select(['countries.country_code', 'searches.product_type', 'searches.store_id'])
         .select(sql<Date>`${now}::timestamptz`.as('next_due_at'))
+        .where('searches.paused_at', 'is', null)
         .distinct(),
     )
     .onConflict((conflict) =>
@@ -39,7 +41,8 @@ export async function syncPollTargets(db: Executor, now: Date): Promise<number> 
             .selectFrom('searches')
             .select(sql.lit(1).as('one'))
             .whereRef('searches.product_type', '=', 'poll_targets.product_id')
-            .whereRef('searches.store_id', '=', 'poll_targets.store_id'),
+            .whereRef('searches.store_id', '=', 'poll_targets.store_id')
+            .where('searches.paused_at', 'is', null),
         ),
       ),
     )
@@ -313,6 +316,8 @@ export async function listAlertCandidates(
       ),
     )
     .where('s.product_type', '=', query.productId)
+    // Paused by a plan downgrade: kept, but alerts nobody.
+    .where('s.paused_at', 'is', null)
     .where((eb) =>
       eb.or([
         eb('s.store_id', '=', query.storeId),

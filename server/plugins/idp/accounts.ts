@@ -105,13 +105,13 @@ type AccountRow = {
   email: string;
   email_verified: boolean;
   created_at: Date;
-  password_hash?: string;
+  password_hash?: string | null;
 };
 
 async function selectAccount(
   db: Executor,
   by: { id: string } | { email: string },
-): Promise<(AccountRow & { password_hash: string }) | undefined> {
+): Promise<(AccountRow & { password_hash: string | null }) | undefined> {
   const query = db
     .selectFrom('idp_accounts')
     .select(['id', 'email', 'email_verified', 'created_at', 'password_hash']);

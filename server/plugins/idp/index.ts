@@ -10,6 +10,7 @@ import type { Db } from '#server/db/database.ts';
 import { buildProviderConfiguration, describeProviderError } from './configuration.ts';
 import { registerFaviconRoutes } from './favicon.ts';
 import { registerInteractionRoutes } from './interaction-routes.ts';
+import type { PasswordRouteOptions } from './password-routes.ts';
 import { loadOidcProvider, type IdpLogger } from './load-oidc-provider.ts';
 import { purgeExpiredIdpPayloads } from './payload-adapter.ts';
 import { loadOrCreateCookieKeys, loadOrCreateSigningKeys } from './secrets.ts';
@@ -43,6 +44,8 @@ export type IdentityProviderOptions = {
   trustProxy?: TrustProxySetting;
   /** Sign-in form limits; DEFAULT_LOGIN_LIMITS unless given. */
   loginLimits?: LoginLimitSettings;
+  /** How "Forgot password?" mails its one-time links; without it the flow is not offered. */
+  passwordReset?: PasswordRouteOptions['reset'];
 };
 
 /** A running provider. */
@@ -112,6 +115,8 @@ export async function startIdentityProvider(
     siteHome: options.siteOrigins[0],
     isHttps,
     loginLimits: options.loginLimits ?? DEFAULT_LOGIN_LIMITS,
+    issuer: options.issuer,
+    passwordReset: options.passwordReset,
   });
   await app.register((scope: FastifyInstance) => passRequestsToProvider(scope, provider, logger));
   await app.listen({ port: options.port, host: options.host ?? 'localhost' });

@@ -10,6 +10,8 @@ import { readAddressKey } from '#server/plugins/rate-limits.ts';
 import { verifyIdpCredentials } from './accounts.ts';
 import type { IdpLogger } from './load-oidc-provider.ts';
 import { renderLoginPage, renderMessagePage, WRONG_CREDENTIALS_MESSAGE } from './pages.ts';
+import { FORGOT_PASSWORD_PATH } from './password-pages.ts';
+import { registerPasswordRoutes, type PasswordRouteOptions } from './password-routes.ts';
 import { securityHeadersPlugin } from '#server/plugins/security-headers.ts';
 
 /** What the login routes need. */
@@ -23,6 +25,10 @@ export type InteractionRouteOptions = {
   /** The issuer is https: only then is HSTS sent. */
   isHttps: boolean;
   loginLimits: LoginLimitSettings;
+  /** The provider's issuer: one-time password links point at its set-password page. */
+  issuer: string;
+  /** How "Forgot password?" mails its links; without it the login page does not offer it. */
+  passwordReset: PasswordRouteOptions['reset'];
 };
 
 // Far above an email (320) and a password (1024) however encoded.
@@ -94,6 +100,10 @@ export async function registerInteractionRoutes(
 
   const homeLink =
     siteHome === undefined ? undefined : { href: siteHome, text: 'Back to Shelfwatch' };
+  const forgotPasswordHref = (uid: string): string | undefined =>
+    options.passwordReset === undefined
+      ? undefined
+      : `${FORGOT_PASSWORD_PATH}?uid=${encodeURIComponent(uid)}`;
   const sendPage = (reply: FastifyReply, status: number, html: string): FastifyReply =>
     reply
       .code(status)
@@ -175,6 +185,7 @@ export async function registerInteractionRoutes(
       renderLoginPage({
         uid: interaction.uid,
         email: typeof loginHint === 'string' ? loginHint : undefined,
+        forgotPasswordHref: forgotPasswordHref(interaction.uid),
       }),
     );
   });
@@ -224,7 +235,12 @@ export async function registerInteractionRoutes(
         return sendPage(
           reply,
           422,
-          renderLoginPage({ uid: interaction.uid, email, error: WRONG_CREDENTIALS_MESSAGE }),
+          renderLoginPage({
+            uid: interaction.uid,
+            email,
+            error: WRONG_CREDENTIALS_MESSAGE,
+            forgotPasswordHref: forgotPasswordHref(interaction.uid),
+          }),
         );
       }
       const returnTo = await provider.interactionResult(
@@ -238,4 +254,13 @@ export async function registerInteractionRoutes(
       return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
     },
   );
+
+  await registerPasswordRoutes(app, {
+    db,
+    logger,
+    issuer: options.issuer,
+    siteHome,
+    reset: options.passwordReset,
+    sendPage,
+  });
 }

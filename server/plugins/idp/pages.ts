@@ -35,6 +35,8 @@ text-decoration:none;color:#fff;background:#0d6efd;border:1px solid #0d6efd;bord
 .alert{padding:.75rem 1rem;margin-bottom:1rem;border:1px solid transparent;border-radius:.375rem}
 .alert-danger{color:#58151c;background:#f8d7da;border-color:#f1aeb5}
 .text-muted{color:#6c757d}
+.links{margin:1rem 0 0;text-align:center}
+a{color:#0d6efd}
 `;
 
 /** A complete page: the product's card layout around `body` (already safe HTML). */
@@ -59,8 +61,16 @@ ${body}
 </html>`;
 }
 
-/** The sign-in form of one interaction; `error` is shown above the fields, `email` kept. */
-export function renderLoginPage(options: { uid: string; email?: string; error?: string }): string {
+/**
+ * The sign-in form of one interaction; `error` is shown above the fields, `email` kept, and
+ * a "Forgot password?" link when the provider can mail reset links.
+ */
+export function renderLoginPage(options: {
+  uid: string;
+  email?: string;
+  error?: string;
+  forgotPasswordHref?: string;
+}): string {
   const email = options.email ?? '';
   const action = `/interaction/${encodeURIComponent(options.uid)}/login`;
   const alert =
@@ -84,7 +94,11 @@ ${alert}
 <input class="form-control" id="password" name="password" type="password" autocomplete="current-password" required${passwordFocus}>
 </div>
 <button class="btn" type="submit">Sign in</button>
-</form>`,
+</form>${
+      options.forgotPasswordHref === undefined
+        ? ''
+        : `\n<p class="links"><a href="${escapeHtml(options.forgotPasswordHref)}">Forgot password?</a></p>`
+    }`,
   );
 }
 

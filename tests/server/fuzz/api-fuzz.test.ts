@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   accountSchema,
   accountUpdateSchema,
+  billingWebhookResponseSchema,
   checkoutSessionRequestSchema,
   checkoutSessionResponseSchema,
   countryListSchema,
@@ -285,6 +286,7 @@ const ROUTES: readonly RouteSpec[] = [
       ),
     },
   },
+  { method: 'DELETE', url: '/v2/account', access: 'signed-in', success: { 204: null } },
   {
     method: 'POST',
     url: '/v2/account/post_checkout',
@@ -307,6 +309,21 @@ const ROUTES: readonly RouteSpec[] = [
     access: 'public',
     body: checkoutSessionRequestSchema,
     success: { 200: checkoutSessionResponseSchema },
+    expectedServerErrors: { 503: 'billing_not_configured' },
+  },
+  {
+    // Stripe's events, read as raw bytes for the signature check (no Stripe in this app).
+    method: 'POST',
+    url: '/v2/billing/webhook',
+    access: 'public',
+    body: z.object({
+      id: z.string(),
+      object: z.literal('event'),
+      type: z.string(),
+      created: z.number().int(),
+      data: z.object({ object: z.object({ id: z.string(), object: z.string() }) }),
+    }),
+    success: { 200: billingWebhookResponseSchema },
     expectedServerErrors: { 503: 'billing_not_configured' },
   },
 ];
@@ -771,7 +788,11 @@ describe('fuzzing every /v2 route with valid and invalid requests', () => {
   ): Promise<InjectOptions & { url: string }> => {
     const path = spec.url.replace(':id', planned.id === undefined ? '' : resolveId(planned.id));
     const headers: Record<string, string> = { ...planned.headers };
-    const authorization = await authorizationFor(planned.caller);
+    // Deleting an account is for good: the fixture users must outlive it, so a fresh one goes.
+    const isAccountDeletion = spec.method === 'DELETE' && spec.url === '/v2/account';
+    const authorization = await authorizationFor(
+      isAccountDeletion && users.has(planned.caller) ? 'newcomer' : planned.caller,
+    );
     if (authorization !== undefined) {
       headers.authorization = authorization;
     }

@@ -23,6 +23,7 @@ function makeUser(subject: string, plan: UserRow['plan'] = 'good'): UserRow {
     enable_notifications: true,
     plan,
     is_text_opted_out: false,
+    stripe_customer_id: null,
     created_at: new Date(0),
     updated_at: new Date(0),
   };
