@@ -17,6 +17,7 @@ import type { Billing } from './billing/index.ts';
 import type { Db } from './db/database.ts';
 import type { Logger } from './logging/logger.ts';
 import type { ShelfwatchMetrics } from './metrics/metrics.ts';
+import { createLazyChildLogger } from './logging/lazy-child-logger.ts';
 import { QuietRequestLogController, selectHttpLogger } from './logging/request-log.ts';
 import { authFailureLimitPlugin } from './plugins/auth-failure-limit.ts';
 import { authenticatePlugin, type VerifyToken } from './plugins/authenticate.ts';
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: selectHttpLogger(deps.logger, deps.logLevel),
     logController: new QuietRequestLogController(),
+    childLoggerFactory: createLazyChildLogger,
     trustProxy: toFastifyTrustProxy(deps.trustProxy ?? false),
     bodyLimit: 64 * 1024,
     clientErrorHandler: answerClientError,

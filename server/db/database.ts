@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { createPreparingPool } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 /** The application's database handle. */
@@ -11,7 +12,10 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 // Return BIGINT counts as numbers: they are row counts, far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** Opens a pooled connection to `connectionString`; `warn` reports dropped idle connections. */
+/**
+ * Opens a pooled connection to `connectionString`, running repeated statements prepared
+ * (see createPreparingPool); `warn` reports dropped idle connections.
+ */
 export function createDatabase(
   connectionString: string,
   maxConnections = 10,
@@ -27,5 +31,7 @@ export function createDatabase(
   pool.on('connect', (client) => {
     client.on('error', (error) => warn(`database connection lost: ${error.message}`));
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: createPreparingPool(pool), controlClient: pg.Client }),
+  });
 }

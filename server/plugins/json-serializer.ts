@@ -119,9 +119,11 @@ export function createJsonSerializerCompiler(): FastifySerializerCompiler<unknow
 }
 
 /**
- * Sends a body the route's own serializer already wrote (kept in memory between requests);
- * Fastify passes a Buffer with a JSON content type through as it is.
+ * Sends a body the route's own serializer already wrote (kept in memory between requests).
+ * Fastify passes a string with a JSON content type through as it is; a string rather than a
+ * Buffer, because Node writes headers and a string body in one system call, and a Buffer
+ * body in a second buffer of a gathered write, which cost a cheap route a tenth of its speed.
  */
-export function sendSerializedJson(reply: FastifyReply, body: Buffer): FastifyReply {
+export function sendSerializedJson(reply: FastifyReply, body: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -83,13 +83,13 @@ const SEARCH_LIST_CACHE_SIZE = 1_000;
 /** Users' search lists kept serialised in memory (see createSearchListCache). */
 export type SearchListCache = {
   /** The user's list as the route answers it: from memory while fresh. */
-  read: (user: UserRow, now?: number) => Promise<Buffer>;
+  read: (user: UserRow, now?: number) => Promise<string>;
   /** Stops following search changes (when the app closes). */
   close: () => void;
 };
 
 type CachedList = {
-  body: Promise<Buffer>;
+  body: Promise<string>;
   searchIds: Set<string>;
   loadedAt: number;
   isRefreshing: boolean;
@@ -127,7 +127,7 @@ export function createSearchListCache(options: {
     const entry: CachedList = {
       body: listUserSearches(options.db, user).then((searches) => {
         for (const search of searches) entry.searchIds.add(search.id);
-        return Buffer.from(options.serialize(searches));
+        return options.serialize(searches);
       }),
       searchIds: new Set(),
       loadedAt: now,

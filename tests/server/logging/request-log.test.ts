@@ -4,7 +4,7 @@ import { buildApp } from '#server/app.ts';
 import { createLogger } from '#server/logging/logger.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
-type LogRecord = { level: number; msg: string; component?: string };
+type LogRecord = { level: number; msg: string; component?: string; reqId?: string };
 
 const DEBUG = 20;
 const INFO = 30;
@@ -79,6 +79,10 @@ describe('request logging', () => {
     expect((await app.inject({ method: 'GET', url: '/crash' })).statusCode).toBe(500);
     const errors = records.filter((record) => record.level === ERROR);
     expect(errors.length).toBeGreaterThan(0);
+    // The request's logger is made lazily, but its lines still carry the request id.
+    expect(errors.every((record) => typeof record.reqId === 'string' && record.reqId !== '')).toBe(
+      true,
+    );
     expect(errors.some((record) => /^GET \/crash 500 in \d+ ms$/.test(record.msg))).toBe(true);
   });
 });

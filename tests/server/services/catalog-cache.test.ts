@@ -68,10 +68,10 @@ describe('cached catalog bodies', () => {
   });
 
   it('gives equal bodies one strong ETag and different bodies different ones', () => {
-    const etag = computeEtag(Buffer.from('[{"a":1}]'));
+    const etag = computeEtag('[{"a":1}]');
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
-    expect(computeEtag(Buffer.from('[{"a":1}]'))).toBe(etag);
-    expect(computeEtag(Buffer.from('[{"a":2}]'))).not.toBe(etag);
+    expect(computeEtag('[{"a":1}]')).toBe(etag);
+    expect(computeEtag('[{"a":2}]')).not.toBe(etag);
   });
 
   it('matches If-None-Match as RFC 9110 says: lists, weak tags and *', () => {
