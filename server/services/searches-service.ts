@@ -92,24 +92,33 @@ type CachedList = {
   body: Promise<string>;
   searchIds: Set<string>;
   loadedAt: number;
+  /** When a read starts a background refresh: between one and 1.5 times the maximum age. */
+  refreshAt: number;
   isRefreshing: boolean;
 };
+
+/** Refreshes are spread over this share of the maximum age past it. */
+const REFRESH_SPREAD = 0.5;
 
 /**
  * Serialised search lists per user, loaded by `listUserSearches` in one statement and dropped
  * when this process announces a change of the user's searches. A list older than `maxAgeMs`
- * is refreshed in the background while readers keep the previous one, up to twice that age,
- * after which readers wait for a fresh load: so lists of busy users never expire all at once
- * under load. Concurrent reads of one user share one load; the least recently read lists go
- * beyond `maxEntries`.
+ * (plus up to half again, drawn by `random` per list) is refreshed in the background while
+ * readers keep the previous one, up to twice that age, after which readers wait for a fresh
+ * load: so lists of busy users never expire all at once under load, and lists loaded together
+ * (a restart, a burst of sign-ins) drift apart instead of refreshing in one burst, which
+ * showed in the tail latency of everyone's reads. Concurrent reads of one user share one
+ * load; the least recently read lists go beyond `maxEntries`.
  */
 export function createSearchListCache(options: {
   db: Executor;
   serialize: (searches: Search[]) => string;
   maxAgeMs?: number;
   maxEntries?: number;
+  random?: () => number;
 }): SearchListCache {
   const maxAgeMs = options.maxAgeMs ?? SEARCH_LIST_MAX_AGE_MS;
+  const random = options.random ?? Math.random;
   const maxEntries = options.maxEntries ?? SEARCH_LIST_CACHE_SIZE;
   // A Map iterates in insertion order: re-inserting on use keeps the least recently read first.
   const lists = new Map<string, CachedList>();
@@ -131,6 +140,7 @@ export function createSearchListCache(options: {
       }),
       searchIds: new Set(),
       loadedAt: now,
+      refreshAt: now + maxAgeMs * (1 + REFRESH_SPREAD * random()),
       isRefreshing: false,
     };
     return entry;
@@ -163,7 +173,7 @@ export function createSearchListCache(options: {
       const age = cached === undefined ? Infinity : now - cached.loadedAt;
       if (cached !== undefined && age < 2 * maxAgeMs) {
         keep(user.id, cached);
-        if (age >= maxAgeMs && !cached.isRefreshing) {
+        if (now >= cached.refreshAt && !cached.isRefreshing) {
           refreshInBackground(user, cached, now);
         }
         return await cached.body;

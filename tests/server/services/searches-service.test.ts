@@ -35,7 +35,8 @@ describe('the search list cache', () => {
     testDb = await createTestDatabase();
     await seedCatalog(testDb.db);
     counting = createCountingDatabase(testDb.url);
-    lists = createSearchListCache({ db: counting.db, serialize: JSON.stringify });
+    // No spread: the refresh starts at exactly the maximum age.
+    lists = createSearchListCache({ db: counting.db, serialize: JSON.stringify, random: () => 0 });
     user = await findOrCreateUserByIdentity(testDb.db, {
       issuer: 'https://issuer.example/',
       subject: 'lister',
@@ -112,5 +113,23 @@ describe('the search list cache', () => {
     ]);
     const later = NOW + 10 * SEARCH_LIST_MAX_AGE_MS;
     expect((await readList(later))[0].stores_with_inventory).toBe(0);
+  });
+
+  it('spreads the refreshes of lists loaded at the same time over half the maximum age', async () => {
+    const spread = createSearchListCache({
+      db: counting.db,
+      serialize: JSON.stringify,
+      random: () => 1,
+    });
+    try {
+      await spread.read(user, NOW);
+      counting.reset();
+      await spread.read(user, NOW + SEARCH_LIST_MAX_AGE_MS * 1.4);
+      expect(counting.readStatements()).toHaveLength(0);
+      await spread.read(user, NOW + SEARCH_LIST_MAX_AGE_MS * 1.5);
+      await expect.poll(() => counting.readStatements().length).toBe(1);
+    } finally {
+      spread.close();
+    }
   });
 });
