@@ -30,7 +30,19 @@ const USER_CACHE_SIZE = 5000;
  */
 export const USER_CACHE_MAX_AGE_MS = 30_000;
 
-type CachedUser = { user: Promise<UserRow>; userId: string | undefined; expiresAt: number };
+/**
+ * A busy user's row is read again in the background from this share of the maximum age on
+ * (drawn per entry up to the maximum age itself), so requests do not wait for it at expiry.
+ */
+const REFRESH_FROM_SHARE = 0.5;
+
+type CachedUser = {
+  user: Promise<UserRow>;
+  userId: string | undefined;
+  expiresAt: number;
+  refreshAt: number;
+  isRefreshing: boolean;
+};
 
 /** User rows kept in memory per identity (see createUserCache). */
 export type UserCache = {
@@ -46,15 +58,49 @@ export type UserCache = {
  * User rows by identity (issuer and subject), each resolved once (read, or created on first
  * sight) and kept until the token's expiry or `maxAgeMs`, whichever comes first; the least
  * recently used go beyond `maxEntries`. Concurrent requests of one identity share one read.
+ * A row in use is read again in the background once it is between half and all of
+ * `maxAgeMs` old (drawn by `random` per entry) while requests keep the row they have: users
+ * who signed in together (a restart, a morning rush) would otherwise all wait on the
+ * database at the same instant, which showed in everyone's tail latency.
  */
 export function createUserCache(
   load: (identity: UserIdentity) => Promise<UserRow>,
-  options: { maxEntries?: number; maxAgeMs?: number } = {},
+  options: { maxEntries?: number; maxAgeMs?: number; random?: () => number } = {},
 ): UserCache {
   const maxEntries = options.maxEntries ?? USER_CACHE_SIZE;
   const maxAgeMs = options.maxAgeMs ?? USER_CACHE_MAX_AGE_MS;
+  const random = options.random ?? Math.random;
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
   const entries = new Map<string, CachedUser>();
+  const createEntry = (identity: UserIdentity & { expiresAt?: number }, now: number) => {
+    const entry: CachedUser = {
+      user: load(identity),
+      userId: undefined,
+      expiresAt: Math.min(identity.expiresAt ?? Infinity, now + maxAgeMs),
+      refreshAt: now + maxAgeMs * (REFRESH_FROM_SHARE + (1 - REFRESH_FROM_SHARE) * random()),
+      isRefreshing: false,
+    };
+    return entry;
+  };
+  const refreshInBackground = (
+    key: string,
+    stale: CachedUser,
+    identity: UserIdentity & { expiresAt?: number },
+    now: number,
+  ): void => {
+    stale.isRefreshing = true;
+    const fresh = createEntry(identity, now);
+    fresh.user.then(
+      (user) => {
+        fresh.userId = user.id;
+        // Dropped meanwhile (forget after a change): the refresh may predate it, so not kept.
+        if (entries.get(key) === stale) entries.set(key, fresh);
+      },
+      () => {
+        stale.isRefreshing = false;
+      },
+    );
+  };
   return {
     resolve: async (identity, now = Date.now()) => {
       const key = `${identity.issuer}\u0000${identity.subject}`;
@@ -62,13 +108,12 @@ export function createUserCache(
       entries.delete(key);
       if (cached !== undefined && cached.expiresAt > now) {
         entries.set(key, cached);
+        if (now >= cached.refreshAt && !cached.isRefreshing && cached.userId !== undefined) {
+          refreshInBackground(key, cached, identity, now);
+        }
         return await cached.user;
       }
-      const entry: CachedUser = {
-        user: load(identity),
-        userId: undefined,
-        expiresAt: Math.min(identity.expiresAt ?? Infinity, now + maxAgeMs),
-      };
+      const entry = createEntry(identity, now);
       entries.set(key, entry);
       for (const oldest of entries.keys()) {
         if (entries.size <= maxEntries) break;

@@ -190,7 +190,7 @@ async function runBench(): Promise<number> {
         `  ${route.name}: ${rounds
           .map(
             (round) =>
-              `${Math.round(round.load.requestsPerSecond)} req/s (bare Fastify just before ${Math.round(round.bare.requestsPerSecond)})`,
+              `${Math.round(round.load.requestsPerSecond)} req/s, p99 ${round.load.p99Ms} ms (bare Fastify just before ${Math.round(round.bare.requestsPerSecond)})`,
           )
           .join(', ')}`,
       );

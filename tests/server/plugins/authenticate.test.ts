@@ -49,7 +49,8 @@ describe('the user cache', () => {
 
   it('keeps a user no longer than the token’s expiry or the maximum age', async () => {
     const load = vi.fn(async (identity: { subject: string }) => makeUser(identity.subject));
-    const cache = createUserCache(load);
+    // Background refreshes drawn at the maximum age itself: only expiry reloads here.
+    const cache = createUserCache(load, { random: () => 1 });
     await cache.resolve(identityOf('short', NOW + 5_000), NOW);
     await cache.resolve(identityOf('short', NOW + 5_000), NOW + 4_999);
     expect(load).toHaveBeenCalledTimes(1);
@@ -61,6 +62,52 @@ describe('the user cache', () => {
     expect(load).toHaveBeenCalledTimes(3);
     await cache.resolve(identityOf('long'), NOW + USER_CACHE_MAX_AGE_MS);
     expect(load).toHaveBeenCalledTimes(4);
+  });
+
+  it('reads a busy user again in the background from half the maximum age, serving the kept row meanwhile', async () => {
+    let plan: UserRow['plan'] = 'good';
+    const load = vi.fn(async (identity: { subject: string }) => makeUser(identity.subject, plan));
+    const cache = createUserCache(load, { random: () => 0 });
+    await cache.resolve(identityOf('busy'), NOW);
+    plan = 'best';
+    expect(
+      (await cache.resolve(identityOf('busy'), NOW + USER_CACHE_MAX_AGE_MS / 2 - 1)).plan,
+    ).toBe('good');
+    expect(load).toHaveBeenCalledTimes(1);
+    expect((await cache.resolve(identityOf('busy'), NOW + USER_CACHE_MAX_AGE_MS / 2)).plan).toBe(
+      'good',
+    );
+    expect(load).toHaveBeenCalledTimes(2);
+    await expect
+      .poll(
+        async () => (await cache.resolve(identityOf('busy'), NOW + USER_CACHE_MAX_AGE_MS / 2)).plan,
+      )
+      .toBe('best');
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps no background read that a change of the user overtook', async () => {
+    let plan: UserRow['plan'] = 'good';
+    let finishLoad: (() => void) | undefined;
+    const cache = createUserCache(
+      async (identity) => {
+        const row = makeUser(identity.subject, plan);
+        if (plan === 'better') await new Promise<void>((resolve) => (finishLoad = resolve));
+        return row;
+      },
+      { random: () => 0 },
+    );
+    await cache.resolve(identityOf('a'), NOW);
+    plan = 'better';
+    await cache.resolve(identityOf('a'), NOW + USER_CACHE_MAX_AGE_MS / 2);
+    // The row changes in this process while the background read is still out.
+    plan = 'best';
+    cache.forget('id-a');
+    finishLoad?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((await cache.resolve(identityOf('a'), NOW + USER_CACHE_MAX_AGE_MS / 2)).plan).toBe(
+      'best',
+    );
   });
 
   it('drops the least recently used identity beyond its size', async () => {
