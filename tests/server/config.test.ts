@@ -43,6 +43,17 @@ describe('proxy trust and limits configuration', () => {
     expect(toFastifyTrustProxy(0)).toBe(false);
   });
 
+  it('trusts the listed proxies and ranges only, answering the same when asked again', () => {
+    const trust = toFastifyTrustProxy(['loopback', '10.1.0.0/16']);
+    expect(typeof trust).toBe('function');
+    if (typeof trust !== 'function') return;
+    const addresses = ['127.0.0.1', '::1', '10.1.2.3', '10.2.0.1', '203.0.113.9', 'junk'];
+    const first = addresses.map((address) => trust(address, 0));
+    expect(first).toEqual([true, true, true, false, false, false]);
+    expect(addresses.map((address) => trust(address, 0))).toEqual(first);
+    expect(toFastifyTrustProxy(false)).toBe(false);
+  });
+
   it('takes each limit from its environment variable', () => {
     const config = loadConfig({
       RATE_LIMIT_PER_MINUTE: '100',
