@@ -97,6 +97,9 @@ export type DesktopHarness = {
   output: string[];
 };
 
+/** Longest a command to the app's main process (an IPC call, a click) may take. */
+const COMMAND_TIMEOUT_MS = 25_000;
+
 /** Starts the built app against the given upstream with a fresh (or given) user data folder. */
 export async function startDesktopHarness(options: {
   browser: Browser;
@@ -131,12 +134,32 @@ export async function startDesktopHarness(options: {
 
   const context = await options.browser.newContext({ viewport: { width: 1100, height: 720 } });
   const page = await context.newPage();
+  // A main process that died or hung must fail the test with what it printed, not leave
+  // the test waiting for a reply until vitest's own timeout says nothing useful.
+  let exitDescription: string | undefined;
+  child.once('exit', (code, signal) => {
+    exitDescription = `the app's main process exited (code ${code}, signal ${signal})`;
+    for (const reply of replies.values()) reply({ type: 'reply', id: 0, ok: false, error: '' });
+    replies.clear();
+  });
   const command = (name: string, ...args: unknown[]) =>
     new Promise<unknown>((resolve, reject) => {
       const id = nextId++;
-      replies.set(id, (reply) =>
-        reply.ok ? resolve(reply.value) : reject(new Error(reply.error)),
-      );
+      const fail = (reason: string) => reject(new Error(`${name}: ${reason}\n${output.join('')}`));
+      if (exitDescription !== undefined) {
+        fail(exitDescription);
+        return;
+      }
+      const timer = setTimeout(() => {
+        replies.delete(id);
+        fail(`no answer within ${COMMAND_TIMEOUT_MS} ms`);
+      }, COMMAND_TIMEOUT_MS);
+      replies.set(id, (reply) => {
+        clearTimeout(timer);
+        if (exitDescription !== undefined) fail(exitDescription);
+        else if (reply.ok) resolve(reply.value);
+        else reject(new Error(reply.error));
+      });
       child.send({ id, command: name, args });
     });
 
