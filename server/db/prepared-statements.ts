@@ -27,10 +27,11 @@ type ConnectionStatements = { prepared: Set<string>; broken: Set<string> };
  * once per connection and, after five runs, PostgreSQL may keep a generic plan for it.
  *
  * A text with parameters is prepared from its RUNS_BEFORE_PREPARING-th run on, under one name
- * per text in this process; `limits` bound how many texts are counted and kept per connection. When a table changed under a prepared plan so that its columns differ (a
- * migration run by another process), PostgreSQL refuses it: outside a transaction the query
- * is retried unprepared at once; in one, the transaction fails as it would for any error.
- * Either way that connection runs the text unprepared from then on.
+ * per text in this process; `limits` bound how many texts are counted and kept per connection.
+ * When a table changed under a prepared plan so that its columns differ (a migration run by
+ * another process), PostgreSQL refuses it: outside a transaction the query is retried
+ * unprepared at once; in one, the transaction fails as it would for any error. Either way
+ * that connection runs the text unprepared from then on.
  */
 export function createPreparingPool(
   pool: pg.Pool,

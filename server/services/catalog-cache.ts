@@ -44,6 +44,7 @@ export function isEtagMatch(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
+/** A rejection handler for a refresh whose failure its own caller reports. */
 function ignoreError(): undefined {
   return undefined;
 }
