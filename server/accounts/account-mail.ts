@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import nodemailer from 'nodemailer';
-import { writeFileAtomically } from '#server/notify/delivery-error.ts';
+import { createMailTransport } from '#server/notify/email-channel.ts';
 import { escapeHtml } from '#server/plugins/idp/pages.ts';
 
 /** One account email (finish setup, forgot password): plain text and HTML. */
@@ -9,8 +7,7 @@ export type AccountEmail = { to: string; subject: string; text: string; html: st
 
 /**
  * Sends account emails the way alerts go (server/notify/email-channel.ts): over SMTP_URL, or
- * as .eml files under SHELFWATCH_DATA_DIR/outbox/email/ when SMTP is not configured. One
- * connection per message: these are rare, so nothing is kept open between them.
+ * as .eml files under SHELFWATCH_DATA_DIR/outbox/email/ when SMTP is not configured.
  */
 export type AccountMailer = { kind: 'smtp' | 'file'; send: (email: AccountEmail) => Promise<void> };
 
@@ -20,35 +17,13 @@ export function createAccountMailer(options: {
   from: string;
   dataDir: string;
 }): AccountMailer {
-  if (options.smtpUrl === undefined) {
-    const folder = path.join(options.dataDir, 'outbox', 'email');
-    const transport = nodemailer.createTransport({
-      streamTransport: true,
-      buffer: true,
-      newline: 'unix',
-    });
-    return {
-      kind: 'file',
-      send: async (email) => {
-        const info = await transport.sendMail({ from: options.from, ...email });
-        if (!Buffer.isBuffer(info.message)) {
-          throw new Error('nodemailer returned a stream although buffer: true was asked for');
-        }
-        const name = `account-${Date.now()}-${randomBytes(4).toString('hex')}.eml`;
-        await writeFileAtomically(path.join(folder, name), info.message);
-      },
-    };
-  }
-  const transport = nodemailer.createTransport({
-    url: options.smtpUrl,
-    connectionTimeout: 15_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 30_000,
-  });
+  // One connection per message: these are rare, so nothing is kept open between them.
+  const transport = createMailTransport({ ...options, isPooled: false });
   return {
-    kind: 'smtp',
+    kind: transport.kind,
     send: async (email) => {
-      await transport.sendMail({ from: options.from, ...email });
+      const fileName = `account-${Date.now()}-${randomBytes(4).toString('hex')}.eml`;
+      await transport.sendMail({ from: options.from, ...email }, fileName);
     },
   };
 }

@@ -50,6 +50,39 @@ export function createEmailSender(options: {
       'X-Shelfwatch-Alert': email.idempotencyKey,
     },
   });
+  const transport = createMailTransport({ ...options, isPooled: true });
+  return {
+    kind: transport.kind,
+    send: async (email) => {
+      try {
+        // Named after the row: a resend overwrites the same file instead of adding a second one.
+        await transport.sendMail(build(email), `alert-${email.outboxId}.eml`);
+      } catch (error) {
+        throw transport.kind === 'smtp' ? classifySmtpError(error) : error;
+      }
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Where mail goes: an SMTP server, or .eml files in the data folder's outbox. */
+export type MailTransport = {
+  kind: 'smtp' | 'file';
+  /** Sends the message; in the outbox it is written as `fileName`. */
+  sendMail: (message: SendMailOptions, fileName: string) => Promise<void>;
+  close: () => void;
+};
+
+/**
+ * The one mail transport of alerts and account emails: SMTP when `smtpUrl` is set (pooled
+ * when `isPooled`: reusing connections skips the TCP/EHLO handshake per alert during a
+ * burst), else files under dataDir/outbox/email/.
+ */
+export function createMailTransport(options: {
+  smtpUrl: string | undefined;
+  dataDir: string;
+  isPooled: boolean;
+}): MailTransport {
   if (options.smtpUrl === undefined) {
     const folder = path.join(options.dataDir, 'outbox', 'email');
     const transport = nodemailer.createTransport({
@@ -59,34 +92,27 @@ export function createEmailSender(options: {
     });
     return {
       kind: 'file',
-      send: async (email) => {
-        const info = await transport.sendMail(build(email));
-        // Named after the row: a resend overwrites the same file instead of adding a second one.
+      sendMail: async (message, fileName) => {
+        const info = await transport.sendMail(message);
         if (!Buffer.isBuffer(info.message)) {
           throw new Error('nodemailer returned a stream although buffer: true was asked for');
         }
-        await writeFileAtomically(path.join(folder, `alert-${email.outboxId}.eml`), info.message);
+        await writeFileAtomically(path.join(folder, fileName), info.message);
       },
       close: () => transport.close(),
     };
   }
-  // Pooled: reusing connections skips the TCP/EHLO handshake per alert during a burst.
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,
-    pool: true,
-    maxConnections: 5,
+    ...(options.isPooled ? { pool: true, maxConnections: 5 } : {}),
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
     socketTimeout: 30_000,
   });
   return {
     kind: 'smtp',
-    send: async (email) => {
-      try {
-        await transport.sendMail(build(email));
-      } catch (error) {
-        throw classifySmtpError(error);
-      }
+    sendMail: async (message) => {
+      await transport.sendMail(message);
     },
     close: () => transport.close(),
   };
