@@ -3,6 +3,11 @@ import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { LOG_FORMATS, type LogFormatSetting } from './logging/logger.ts';
+import {
+  DEFAULT_SIMULATOR_BEHAVIOUR,
+  MAX_BLOCK_SECONDS,
+  type SimulatorBehaviour,
+} from './watch/simulator/settings.ts';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', ''])
@@ -178,6 +183,26 @@ const environmentSchema = z.object({
     .transform((value) => (value === undefined || value === '' ? 'auto' : value)),
   SIMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
   SIMULATOR_SEED: z.coerce.number().int().default(1),
+  SIMULATOR_FULFILLMENT_MESSAGES: z
+    .enum(['dead', 'alive'])
+    .default(DEFAULT_SIMULATOR_BEHAVIOUR.fulfillmentMessages),
+  SIMULATOR_BLOCK_AFTER_REQUESTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(DEFAULT_SIMULATOR_BEHAVIOUR.blockAfterRequests),
+  SIMULATOR_BLOCK_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BLOCK_SECONDS)
+    .default(DEFAULT_SIMULATOR_BEHAVIOUR.blockWindowSeconds),
+  SIMULATOR_BLOCK_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BLOCK_SECONDS)
+    .default(DEFAULT_SIMULATOR_BEHAVIOUR.blockSeconds),
   UPSTREAM_BASE_URL: z
     .union([z.literal(''), z.string().url()])
     .optional()
@@ -261,7 +286,7 @@ export type AppConfig = {
   /** `auto`: pretty lines in a terminal, JSON lines otherwise. */
   logFormat: LogFormatSetting;
   /** The upstream simulator (server/watch/simulator); started when the upstream is it. */
-  simulator: { port: number; seed: number; isEnabled: boolean };
+  simulator: { port: number; seed: number; isEnabled: boolean; behaviour: SimulatorBehaviour };
   /** Where pickup availability is read: the simulator by default, https://www.apple.com for real stores. */
   upstream: { baseUrl: string; shape: 'fulfillment-messages' | 'pickup-message' };
   /** Alert delivery: SMTP/Twilio unset means messages are written under dataDir/outbox/. */
@@ -374,6 +399,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       isEnabled:
         values.UPSTREAM_BASE_URL === undefined ||
         isSimulatorUrl(values.UPSTREAM_BASE_URL, values.SIMULATOR_PORT),
+      behaviour: {
+        fulfillmentMessages: values.SIMULATOR_FULFILLMENT_MESSAGES,
+        blockAfterRequests: values.SIMULATOR_BLOCK_AFTER_REQUESTS,
+        blockWindowSeconds: values.SIMULATOR_BLOCK_WINDOW_SECONDS,
+        blockSeconds: values.SIMULATOR_BLOCK_SECONDS,
+      },
     },
     upstream: {
       baseUrl: (values.UPSTREAM_BASE_URL ?? `http://localhost:${values.SIMULATOR_PORT}`).replace(

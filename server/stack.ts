@@ -217,6 +217,7 @@ export async function startStack(
       const simulator = await startUpstreamSimulator({
         port: config.simulator.port,
         seed: config.simulator.seed,
+        ...config.simulator.behaviour,
         stores: STORE_SEEDS,
         models: PRODUCT_MODEL_SEEDS,
         countries: COUNTRY_SEEDS,

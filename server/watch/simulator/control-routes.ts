@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import type { AddressBudget } from './address-budget.ts';
 import type { SimCatalog } from './sim-catalog.ts';
 import { FAULT_KINDS, type SimulatorState } from './sim-state.ts';
+import type { SimulatorBehaviour } from './settings.ts';
 
 // The /_sim control API: flip stock, inject faults, read counters. Errors use the API's
 // own body, `{ reason, message, field }`, so tests and scripts read them the same way.
@@ -37,9 +39,14 @@ export const faultSchema = z.object({
 /** Registers the control API on the simulator. */
 export function registerControlRoutes(
   app: FastifyInstance,
-  options: { catalog: SimCatalog; state: SimulatorState },
+  options: {
+    catalog: SimCatalog;
+    state: SimulatorState;
+    budget: AddressBudget;
+    behaviour: SimulatorBehaviour;
+  },
 ): void {
-  const { catalog, state } = options;
+  const { catalog, state, budget, behaviour } = options;
 
   app.post('/_sim/stock', async (request, reply) => {
     const parsed = stockChangeSchema.safeParse(request.body ?? {});
@@ -71,10 +78,14 @@ export function registerControlRoutes(
 
   app.delete('/_sim/fault', async () => ({ cleared: state.clearFault() }));
 
+  app.delete('/_sim/blocks', async () => {
+    const clearedAddresses = budget.listAddresses().size;
+    return { lifted: budget.reset(), cleared_addresses: clearedAddresses };
+  });
+
   app.get('/_sim/state', async () => {
     const now = state.now();
     const fault = state.getActiveFault();
-    const counts = state.getRequestCounts();
     return {
       seed: state.seed,
       change_every_seconds: state.changeEverySeconds,
@@ -85,15 +96,55 @@ export function registerControlRoutes(
         status: override.status,
       })),
       fault: fault === undefined ? null : describeFault(fault, now),
-      requests: {
-        total: counts.total,
-        fulfillment_messages: counts['fulfillment-messages'],
-        pickup_message: counts['pickup-message'],
+      settings: {
+        fulfillment_messages: behaviour.fulfillmentMessages,
+        block_after_requests: behaviour.blockAfterRequests,
+        block_window_seconds: behaviour.blockWindowSeconds,
+        block_seconds: behaviour.blockSeconds,
       },
+      requests: describeRequests(state, budget),
     };
   });
 
-  app.get('/_sim/requests', async () => ({ count: state.getRequestCounts().total }));
+  app.get('/_sim/requests', async () => {
+    const { total, ...rest } = describeRequests(state, budget);
+    return { count: total, ...rest };
+  });
+}
+
+// Counts per endpoint shape and per caller address; benchmarks read answered_541 from here.
+function describeRequests(
+  state: SimulatorState,
+  budget: AddressBudget,
+): {
+  total: number;
+  fulfillment_messages: number;
+  pickup_message: number;
+  answered_541: number;
+  by_address: Record<string, Record<string, unknown>>;
+} {
+  const counts = state.getRequestCounts();
+  const byAddress: Record<string, Record<string, unknown>> = {};
+  let answered541 = 0;
+  for (const [address, entry] of budget.listAddresses()) {
+    answered541 += entry.answered541;
+    byAddress[address] = {
+      requests: entry.requests,
+      requests_in_window: entry.requestsInWindow,
+      answered_541: entry.answered541,
+      blocked_answers: entry.blockedAnswers,
+      blocks: entry.blocks,
+      blocked_until:
+        entry.blockedUntil === null ? null : new Date(entry.blockedUntil).toISOString(),
+    };
+  }
+  return {
+    total: counts.total,
+    fulfillment_messages: counts['fulfillment-messages'],
+    pickup_message: counts['pickup-message'],
+    answered_541: answered541,
+    by_address: byAddress,
+  };
 }
 
 function describeFault(

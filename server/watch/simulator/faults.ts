@@ -35,6 +35,46 @@ export function renderErrorPage(): string {
   ].join('\n');
 }
 
+/** About the size of the "Page Not Found" page a dead Apple endpoint answers with (~128 KB). */
+export const DEAD_ENDPOINT_PAGE_BYTES = 128 * 1024;
+
+let deadEndpointPage: string | undefined;
+
+/**
+ * The large "Page Not Found" page `/shop/fulfillment-messages` answers with today. Most of
+ * Apple's page is its global navigation and footer; the filler stands for that so a
+ * client reads as many bytes before it can tell the answer is not JSON.
+ */
+export function renderPageNotFound(): string {
+  if (deadEndpointPage !== undefined) return deadEndpointPage;
+  const head = [
+    '<!DOCTYPE html>',
+    '<html lang="en-US" class="no-js">',
+    '<head><meta charset="utf-8" /><title>Page Not Found - Apple</title>',
+    '<meta name="robots" content="noindex" /></head>',
+    '<body class="page-404"><main id="main" role="main">',
+    '<section class="section-404"><h1>The page you’re looking for can’t be found.</h1>',
+    '<form action="/us/search" method="get"><input type="search" name="q" aria-label="Search apple.com" /></form>',
+    '</section>',
+    '<footer id="ac-globalfooter"><nav aria-label="Apple Directory"><ul>',
+  ].join('\n');
+  const tail = '</ul></nav></footer></main></body>\n</html>\n';
+  const links: string[] = [];
+  let size = head.length + tail.length;
+  for (let index = 0; size < DEAD_ENDPOINT_PAGE_BYTES; index += 1) {
+    const link = `<li class="ac-gf-directory-column-section-item"><a class="ac-gf-directory-column-section-link" href="/shop/go/directory/${index}" data-analytics-title="directory ${index}">Directory entry ${index}</a></li>\n`;
+    links.push(link);
+    size += link.length;
+  }
+  deadEndpointPage = `${head}\n${links.join('')}${tail}`;
+  return deadEndpointPage;
+}
+
+/** HTTP 541 with the large "Page Not Found" page: a dead endpoint, whatever was asked. */
+export function buildDeadEndpointReply(): RawReply {
+  return { status: 541, headers: { ...HTML_HEADERS }, body: renderPageNotFound() };
+}
+
 /** HTTP 541 or 503 with the error page, and Retry-After only when one was configured. */
 export function buildBlockedReply(
   status: 541 | 503,

@@ -1,18 +1,34 @@
 import Fastify, { type FastifyError } from 'fastify';
 import type { CountrySeed, ProductModelSeed, StoreSeed } from '#shared/catalog/index.ts';
 import type { KnownPickupStatus } from '#shared/upstream/index.ts';
+import { createAddressBudget, type AddressCounts } from './address-budget.ts';
 import { registerControlRoutes, sendError } from './control-routes.ts';
 import { registerPickupRoutes } from './pickup-routes.ts';
 import { buildSimCatalog } from './sim-catalog.ts';
 import { createSimulatorState, FAULT_KINDS, type FaultKind } from './sim-state.ts';
+import { resolveSimulatorBehaviour, type SimulatorBehaviour } from './settings.ts';
 import { DEFAULT_CHANGE_EVERY_SECONDS } from './stock-schedule.ts';
 
 export { FAULT_KINDS, type FaultKind } from './sim-state.ts';
 export { DEFAULT_CHANGE_EVERY_SECONDS, getScheduledStatus } from './stock-schedule.ts';
 export { measureDistanceKm } from './sim-catalog.ts';
+export { normalizeCallerAddress, type AddressCounts } from './address-budget.ts';
+export { NEARBY_STORE_LIMIT } from './pickup-routes.ts';
+export {
+  DEFAULT_SIMULATOR_BEHAVIOUR,
+  LEGACY_SIMULATOR_BEHAVIOUR,
+  type FulfillmentMessagesMode,
+  type SimulatorBehaviour,
+} from './settings.ts';
+export { INVALID_PRODUCT_MESSAGE, STORE_SEARCH_ERROR_MESSAGE } from './wire-format.ts';
 
-/** How to start the simulator; the catalog seeds decide what exists. */
-export type UpstreamSimulatorOptions = {
+/**
+ * How to start the simulator; the catalog seeds decide what exists. The behaviour fields
+ * (fulfillmentMessages, blockAfterRequests, blockWindowSeconds, blockSeconds) default to
+ * Apple today (DEFAULT_SIMULATOR_BEHAVIOUR); spread LEGACY_SIMULATOR_BEHAVIOUR for the
+ * 2021-2024 service with no per-address block.
+ */
+export type UpstreamSimulatorOptions = Partial<SimulatorBehaviour> & {
   port: number;
   /** Defaults to "localhost": loopback only, on every address localhost names. */
   host?: string;
@@ -21,7 +37,7 @@ export type UpstreamSimulatorOptions = {
   stores: readonly StoreSeed[];
   models: readonly ProductModelSeed[];
   countries: readonly CountrySeed[];
-  /** Clock for the stock schedule and fault expiry; defaults to Date.now. */
+  /** Clock for the stock schedule, fault expiry and the per-address block; defaults to Date.now. */
   now?: () => number;
   /** Length of one stock bucket; defaults to DEFAULT_CHANGE_EVERY_SECONDS. */
   changeEverySeconds?: number;
@@ -32,6 +48,8 @@ export type RunningUpstreamSimulator = {
   /** Base URL to give the upstream client, e.g. "http://localhost:4010". */
   url: string;
   port: number;
+  /** The behaviour in force, defaults filled in. */
+  behaviour: SimulatorBehaviour;
   /** Sets a status now, overriding the schedule; throws RangeError for an unknown store or part. */
   setStatus(storeId: string, partNumber: string, status: KnownPickupStatus): void;
   /** Makes every pickup request fail this way for `seconds`, by the simulator's clock. */
@@ -40,6 +58,10 @@ export type RunningUpstreamSimulator = {
   clearFault(): void;
   /** Pickup requests received so far, whatever they were answered with. */
   getRequestCount(): number;
+  /** Counts per caller address ("127.0.0.2"), including its 541 answers and block. */
+  getAddressCounts(): Map<string, AddressCounts>;
+  /** Lifts every per-address block and forgets the counts; returns how many blocks were lifted. */
+  liftBlocks(): number;
   close(): Promise<void>;
 };
 
@@ -50,12 +72,15 @@ const BODY_LIMIT_BYTES = 4 * 1024;
 export async function startUpstreamSimulator(
   options: UpstreamSimulatorOptions,
 ): Promise<RunningUpstreamSimulator> {
+  const behaviour = resolveSimulatorBehaviour(options);
   const catalog = buildSimCatalog(options.stores, options.models, options.countries);
+  const now = options.now ?? Date.now;
   const state = createSimulatorState({
     seed: options.seed ?? 1,
     changeEverySeconds: options.changeEverySeconds ?? DEFAULT_CHANGE_EVERY_SECONDS,
-    now: options.now ?? Date.now,
+    now,
   });
+  const budget = createAddressBudget({ now, ...behaviour });
   const closing = new AbortController();
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -66,8 +91,8 @@ export async function startUpstreamSimulator(
       return sendError(reply, statusCode, 'invalid_input', error.message, 'body');
     return sendError(reply, 500, 'internal_error', 'Simulator error');
   });
-  registerControlRoutes(app, { catalog, state });
-  registerPickupRoutes(app, { catalog, state, closing: closing.signal });
+  registerControlRoutes(app, { catalog, state, budget, behaviour });
+  registerPickupRoutes(app, { catalog, state, budget, behaviour, closing: closing.signal });
   app.addHook('onClose', async () => closing.abort());
 
   const host = options.host ?? 'localhost';
@@ -80,6 +105,7 @@ export async function startUpstreamSimulator(
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    behaviour,
     setStatus: (storeId, partNumber, status) => {
       const store = catalog.findAnyStore(storeId);
       if (store === undefined) throw new RangeError(`No seeded store ${storeId}`);
@@ -97,6 +123,8 @@ export async function startUpstreamSimulator(
       state.clearFault();
     },
     getRequestCount: () => state.getRequestCounts().total,
+    getAddressCounts: () => budget.listAddresses(),
+    liftBlocks: () => budget.reset(),
     close: async () => {
       closing.abort();
       await app.close();

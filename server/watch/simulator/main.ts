@@ -8,12 +8,19 @@ async function runSimulator(): Promise<void> {
   const simulator = await startUpstreamSimulator({
     port: config.simulator.port,
     seed: config.simulator.seed,
+    ...config.simulator.behaviour,
     stores: STORE_SEEDS,
     models: PRODUCT_MODEL_SEEDS,
     countries: COUNTRY_SEEDS,
   });
+  const { fulfillmentMessages, blockAfterRequests, blockWindowSeconds, blockSeconds } =
+    simulator.behaviour;
+  const block =
+    blockAfterRequests === 0
+      ? 'no per-address block'
+      : `541 for ${blockSeconds} s after ${blockAfterRequests} requests in ${blockWindowSeconds} s per address`;
   console.log(
-    `Upstream simulator on ${simulator.url} (seed ${config.simulator.seed}); Ctrl-C stops it`,
+    `Upstream simulator on ${simulator.url} (seed ${config.simulator.seed}; fulfillment-messages ${fulfillmentMessages}; ${block}); Ctrl-C stops it`,
   );
   const stop = (): void => {
     simulator.close().then(

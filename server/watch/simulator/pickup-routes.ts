@@ -1,17 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EndpointShape } from '#shared/upstream/index.ts';
+import { normalizeCallerAddress, type AddressBudget } from './address-budget.ts';
 import {
   buildBlockedReply,
+  buildDeadEndpointReply,
   buildHtmlReply,
   renderErrorPage,
   truncateJson,
   waitOutSlowFault,
   type RawReply,
 } from './faults.ts';
-import type { SimCatalog, SimStore } from './sim-catalog.ts';
+import type { ListedStore, SimCatalog } from './sim-catalog.ts';
 import type { SimulatorState } from './sim-state.ts';
+import type { SimulatorBehaviour } from './settings.ts';
 import {
   buildErrorAnswer,
+  INVALID_PRODUCT_MESSAGE,
   buildStoresAnswer,
   type PartLine,
   type StoreRow,
@@ -21,11 +25,14 @@ import {
 export type PickupRouteOptions = {
   catalog: SimCatalog;
   state: SimulatorState;
+  /** Per-caller-address counts and the block. */
+  budget: AddressBudget;
+  behaviour: SimulatorBehaviour;
   /** Aborted when the simulator closes, releasing requests held by a `slow` fault. */
   closing: AbortSignal;
 };
 
-/** Apple lists the searched store and its eleven nearest neighbours. */
+/** Apple lists at most about twelve stores per answer: the nearest ones to the location. */
 export const NEARBY_STORE_LIMIT = 12;
 
 const PICKUP_PATH = /^(?:(.+)\/)?shop\/(fulfillment-messages|retail\/pickup-message)$/;
@@ -53,15 +60,23 @@ export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteO
     const shape: EndpointShape =
       match[2] === 'fulfillment-messages' ? 'fulfillment-messages' : 'pickup-message';
     options.state.countRequest(shape);
+    // The socket's own peer: a header such as X-Forwarded-For is the caller's to invent.
+    const address = normalizeCallerAddress(request.socket.remoteAddress);
+    const send = (raw: RawReply): FastifyReply => {
+      if (raw.status === 541) options.budget.count541(address);
+      return sendRaw(reply, raw);
+    };
 
+    // Every request counts toward the address's budget, a dead endpoint's too: Apple counts them.
+    if (!options.budget.admit(address).isAllowed) return send(buildBlockedReply(541, undefined));
+    if (shape === 'fulfillment-messages' && options.behaviour.fulfillmentMessages === 'dead') {
+      return send(buildDeadEndpointReply());
+    }
     const fault = options.state.getActiveFault();
     if (fault?.kind === '541' || fault?.kind === '503') {
-      return sendRaw(
-        reply,
-        buildBlockedReply(fault.kind === '541' ? 541 : 503, fault.retryAfterSeconds),
-      );
+      return send(buildBlockedReply(fault.kind === '541' ? 541 : 503, fault.retryAfterSeconds));
     }
-    if (fault?.kind === 'html') return sendRaw(reply, buildHtmlReply());
+    if (fault?.kind === 'html') return send(buildHtmlReply());
     if (fault?.kind === 'slow') {
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
@@ -69,7 +84,7 @@ export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteO
     }
     const bodyText = JSON.stringify(answerPickup(options, shape, countryCode, request.query));
     const isMalformed = fault?.kind === 'malformed';
-    return sendRaw(reply, {
+    return send({
       status: 200,
       headers: JSON_HEADERS,
       body: isMalformed ? truncateJson(bodyText) : bodyText,
@@ -77,7 +92,15 @@ export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteO
   });
 }
 
-/** Builds the JSON answer for one pickup query in a known country. */
+/**
+ * Builds the JSON answer for one pickup query in a known country.
+ *
+ * pickup-message: `store=` lists that one store, whatever `searchNearby` says; `location=`
+ * (a seeded postal code or city) lists the NEARBY_STORE_LIMIT stores of the country nearest
+ * to it. fulfillment-messages (when alive) answers as it did until 2024: the store or location
+ * and, with `searchNearby=true`, its nearest neighbours. A part the country does not sell
+ * spoils the whole answer (see README.md, "Unknown input").
+ */
 export function answerPickup(
   options: Pick<PickupRouteOptions, 'catalog' | 'state'>,
   shape: EndpointShape,
@@ -87,22 +110,31 @@ export function answerPickup(
   const { catalog, state } = options;
   const storeParam = readParam(query, 'store');
   const locationParam = readParam(query, 'location');
-  const origin: SimStore | undefined =
-    storeParam !== undefined
-      ? catalog.findStore(countryCode, storeParam)
-      : locationParam !== undefined
-        ? catalog.findStoreByPostalCode(countryCode, locationParam)
-        : undefined;
   const partNumbers = readPartNumbers(query);
-  if (origin === undefined || partNumbers.length === 0) {
-    return buildErrorAnswer(shape, locationParam ?? '');
+  const echoedLocation = locationParam ?? '';
+  if (partNumbers.length === 0) return buildErrorAnswer(shape, echoedLocation);
+  const models = partNumbers.map((partNumber) => catalog.findModel(countryCode, partNumber));
+  if (!models.every((model) => model !== undefined)) {
+    return buildErrorAnswer(shape, echoedLocation, INVALID_PRODUCT_MESSAGE);
   }
+
   const isNearby = readParam(query, 'searchNearby') === 'true';
-  const listed = catalog.listNearestStores(origin, isNearby ? NEARBY_STORE_LIMIT : 1);
-  // A part Apple does not sell in this country is left out of partsAvailability, as Apple does.
-  const models = partNumbers.flatMap(
-    (partNumber) => catalog.findModel(countryCode, partNumber) ?? [],
-  );
+  let listed: ListedStore[];
+  let label: string;
+  if (storeParam !== undefined) {
+    const store = catalog.findStore(countryCode, storeParam);
+    if (store === undefined) return buildErrorAnswer(shape, echoedLocation);
+    const limit = shape === 'fulfillment-messages' && isNearby ? NEARBY_STORE_LIMIT : 1;
+    listed = catalog.listNearestStores(store, limit);
+    label = store.postal_code ?? store.city;
+  } else {
+    const location =
+      locationParam === undefined ? undefined : catalog.findLocation(countryCode, locationParam);
+    if (location === undefined) return buildErrorAnswer(shape, echoedLocation);
+    const limit = shape === 'pickup-message' || isNearby ? NEARBY_STORE_LIMIT : 1;
+    listed = catalog.listStoresNear(location, limit);
+    label = location.label;
+  }
   const rows: StoreRow[] = listed.map((entry) => ({
     ...entry,
     parts: models.map((model): PartLine => ({
@@ -114,7 +146,7 @@ export function answerPickup(
     shape,
     countryCode,
     unit: catalog.getDistanceUnit(countryCode),
-    location: origin.postal_code ?? locationParam ?? origin.city,
+    location: label,
     nowMs: state.now(),
   });
 }

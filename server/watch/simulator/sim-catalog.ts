@@ -10,14 +10,30 @@ export type SimStore = StoreSeed & { countryCode: string };
 /** A store listed in an answer, with its distance from the searched store. */
 export type ListedStore = { store: SimStore; distanceKm: number };
 
+/**
+ * Where a `location=` query points: the store whose postal code it is, or the middle of a
+ * city's seeded stores (the simulator has no gazetteer, so a city is where its stores are).
+ */
+export type SearchLocation = {
+  countryCode: string;
+  latitude: number;
+  longitude: number;
+  /** The store at that postal code; undefined for a city. */
+  origin: SimStore | undefined;
+  /** The location as the answer echoes it: the seeded postal code or city name. */
+  label: string;
+};
+
 /** Lookups the pickup and control routes need. */
 export type SimCatalog = {
   /** Country code served under a path prefix ("" for the US, "uk", "hk/en"). */
   findCountryByPath(countryPath: string): string | undefined;
   /** A store of that country by Apple store number. */
   findStore(countryCode: string, storeId: string): SimStore | undefined;
-  /** A store of that country whose postal code is the location, spacing and case ignored. */
-  findStoreByPostalCode(countryCode: string, location: string): SimStore | undefined;
+  /** A seeded postal code or city name of that country, spacing and case ignored. */
+  findLocation(countryCode: string, location: string): SearchLocation | undefined;
+  /** The stores of the location's country nearest to it, nearest first, at most `limit`. */
+  listStoresNear(location: SearchLocation, limit: number): ListedStore[];
   /** Any seeded store by number, whatever its country. */
   findAnyStore(storeId: string): SimStore | undefined;
   /** The model of that country with this part number. */
@@ -96,11 +112,43 @@ export function buildSimCatalog(
       const store = storesById.get(storeId.trim().toUpperCase());
       return store?.countryCode === countryCode ? store : undefined;
     },
-    findStoreByPostalCode: (countryCode, location) => {
-      const wanted = normalizePostalCode(location);
-      return (storesByCountry.get(countryCode) ?? []).find(
-        (store) => store.postal_code !== null && normalizePostalCode(store.postal_code) === wanted,
+    findLocation: (countryCode, location) => {
+      const countryStores = storesByCountry.get(countryCode) ?? [];
+      const postalCode = normalizePostalCode(location);
+      const origin = countryStores.find(
+        (store) =>
+          store.postal_code !== null && normalizePostalCode(store.postal_code) === postalCode,
       );
+      if (origin !== undefined) {
+        const { latitude, longitude } = origin;
+        return { countryCode, latitude, longitude, origin, label: origin.postal_code ?? location };
+      }
+      const cityName = normalizeCityName(location);
+      const cityStores = countryStores.filter(
+        (store) => normalizeCityName(store.city) === cityName,
+      );
+      const [first] = cityStores;
+      if (first === undefined) return undefined;
+      const sum = (pick: (store: SimStore) => number): number =>
+        cityStores.reduce((total, store) => total + pick(store), 0);
+      return {
+        countryCode,
+        latitude: sum((store) => store.latitude) / cityStores.length,
+        longitude: sum((store) => store.longitude) / cityStores.length,
+        origin: undefined,
+        label: first.city,
+      };
+    },
+    listStoresNear: (location, limit) => {
+      if (location.origin !== undefined) {
+        return listAllByDistance(location.origin).slice(0, Math.max(1, limit));
+      }
+      return (storesByCountry.get(location.countryCode) ?? [])
+        .map((store) => ({ store, distanceKm: measureDistanceKm(location, store) }))
+        .sort(
+          (a, b) => a.distanceKm - b.distanceKm || a.store.store_id.localeCompare(b.store.store_id),
+        )
+        .slice(0, Math.max(1, limit));
     },
     findAnyStore: (storeId) => storesById.get(storeId.trim().toUpperCase()),
     findModel: (countryCode, partNumber) => modelsByKey.get(`${countryCode}|${partNumber.trim()}`),
@@ -111,4 +159,9 @@ export function buildSimCatalog(
 
 function normalizePostalCode(value: string): string {
   return value.replace(/[\s-]+/g, '').toUpperCase();
+}
+
+// "new  york", "NEW YORK" and "New York" are one city; accents and scripts are kept.
+function normalizeCityName(value: string): string {
+  return value.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
 }

@@ -31,6 +31,9 @@ export type AnswerContext = {
 export const STORE_SEARCH_ERROR_MESSAGE =
   'We’re having trouble finding stores near you right now. Please try again later.';
 
+/** Apple's words when a requested part is invalid or not buyable in that country. */
+export const INVALID_PRODUCT_MESSAGE = 'Product(s) Invalid or not buyable';
+
 const KM_PER_MILE = 1.609344;
 
 const PICKUP_MESSAGE_EXTRAS = {
@@ -87,8 +90,12 @@ export function buildStoresAnswer(rows: readonly StoreRow[], context: AnswerCont
 }
 
 /** The 200 answer Apple gives when it lists no stores: an errorMessage and no stores. */
-export function buildErrorAnswer(shape: EndpointShape, location: string): unknown {
-  const list = { ...PICKUP_MESSAGE_EXTRAS, location, errorMessage: STORE_SEARCH_ERROR_MESSAGE };
+export function buildErrorAnswer(
+  shape: EndpointShape,
+  location: string,
+  errorMessage: string = STORE_SEARCH_ERROR_MESSAGE,
+): unknown {
+  const list = { ...PICKUP_MESSAGE_EXTRAS, location, errorMessage };
   if (shape === 'pickup-message') return { head: { status: '200', data: {} }, body: list };
   return {
     head: { status: '200', data: {} },

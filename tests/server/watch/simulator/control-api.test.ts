@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEGACY_SIMULATOR_BEHAVIOUR } from '#server/watch/simulator/index.ts';
 import { listPartNumbers, startSimulatorHarness, type SimulatorHarness } from './support.ts';
 
 describe('upstream simulator control API', () => {
@@ -7,7 +8,7 @@ describe('upstream simulator control API', () => {
   const request = { countryCode: 'US', storeNumber: 'R095', partNumbers: [partNumber] };
 
   beforeAll(async () => {
-    harness = await startSimulatorHarness();
+    harness = await startSimulatorHarness({ behaviour: LEGACY_SIMULATOR_BEHAVIOUR });
   });
   afterAll(async () => harness.close());
 
@@ -128,9 +129,14 @@ describe('upstream simulator control API', () => {
     const before = (await harness.control('GET', '/_sim/requests')).json as { count: number };
     await harness.ask(request);
     await harness.ask(request, { shape: 'pickup-message' });
-    expect((await harness.control('GET', '/_sim/requests')).json).toEqual({
-      count: before.count + 2,
-    });
+    const after = (await harness.control('GET', '/_sim/requests')).json as {
+      count: number;
+      by_address: Record<string, { requests: number }>;
+    };
+    expect(after.count).toBe(before.count + 2);
+    // Every request of this file came from the default route.
+    expect(Object.keys(after.by_address)).toEqual(['127.0.0.1']);
+    expect(after.by_address['127.0.0.1']?.requests).toBe(after.count);
     const state = (await harness.control('GET', '/_sim/state')).json as {
       requests: Record<string, number>;
     };

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_SEEDS } from '#shared/catalog/index.ts';
 import type { PickupAnswer } from '#shared/upstream/index.ts';
-import { STORE_SEARCH_ERROR_MESSAGE } from '#server/watch/simulator/wire-format.ts';
+import {
+  LEGACY_SIMULATOR_BEHAVIOUR,
+  STORE_SEARCH_ERROR_MESSAGE,
+} from '#server/watch/simulator/index.ts';
 import {
   expectAnswer,
   getDisplayName,
@@ -44,10 +47,12 @@ function expectNearestFirst(answer: PickupAnswer, originId: string, unit: 'mi' |
   }
 }
 
+// Wire format and geography, asked through the product's client against the 2021-2024
+// service (fulfillment-messages alive, no block); Apple-today defaults have their own files.
 describe('upstream simulator pickup answers', () => {
   let harness: SimulatorHarness;
   beforeAll(async () => {
-    harness = await startSimulatorHarness();
+    harness = await startSimulatorHarness({ behaviour: LEGACY_SIMULATOR_BEHAVIOUR });
   });
   afterAll(async () => harness.close());
 
@@ -79,7 +84,7 @@ describe('upstream simulator pickup answers', () => {
     const parts = listPartNumbers('GB', 'iphone16').slice(0, 4);
     const answer = expectAnswer(
       await harness.ask(
-        { countryCode: 'GB', storeNumber: 'R092', partNumbers: parts },
+        { countryCode: 'GB', location: 'w1b 2el', partNumbers: parts },
         { shape: 'pickup-message' },
       ),
     );
@@ -129,24 +134,6 @@ describe('upstream simulator pickup answers', () => {
       }),
     );
     expect(answer.stores.map((store) => store.storeNumber)).toEqual(['R095']);
-  });
-
-  it('leaves out a part not sold in the country, which the client then reports as unknown', async () => {
-    const [gbPart = ''] = listPartNumbers('GB', 'iphone16pro');
-    const answer = expectAnswer(
-      await harness.ask({
-        countryCode: 'GB',
-        storeNumber: 'R092',
-        partNumbers: ['MTLV3LL/A', gbPart],
-      }),
-    );
-    const [usPart, localPart] = answer.stores[0]?.parts ?? [];
-    expect(usPart).toMatchObject({
-      partNumber: 'MTLV3LL/A',
-      status: 'unknown',
-      productTitle: null,
-    });
-    expect(['available', 'unavailable']).toContain(localPart?.status);
   });
 
   it('answers an unknown store, or a store of another country, with Apple’s error message in both shapes', async () => {

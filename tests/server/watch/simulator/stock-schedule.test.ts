@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STORE_SEEDS } from '#shared/catalog/index.ts';
+import { LEGACY_SIMULATOR_BEHAVIOUR } from '#server/watch/simulator/index.ts';
 import { getScheduledStatus } from '#server/watch/simulator/stock-schedule.ts';
 import { expectAnswer, listPartNumbers, START_MS, startSimulatorHarness } from './support.ts';
 
@@ -68,7 +69,11 @@ describe('simulated stock', () => {
   });
 
   it('serves the schedule through the real client as time moves on', async () => {
-    const harness = await startSimulatorHarness({ seed: 11, changeEverySeconds: 60 });
+    const harness = await startSimulatorHarness({
+      seed: 11,
+      changeEverySeconds: 60,
+      behaviour: LEGACY_SIMULATOR_BEHAVIOUR,
+    });
     try {
       const request = { countryCode: 'US', storeNumber: 'R095', partNumbers: US_PARTS };
       const first = expectAnswer(await harness.ask(request));

@@ -1,5 +1,6 @@
 // Test support for the simulator: a running simulator on a free port with a hand-moved clock,
-// and the real upstream client pointed at it.
+// the real upstream client pointed at it, and plain HTTP from chosen loopback addresses.
+import { Agent } from 'undici';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import {
   fetchPickupAvailability,
@@ -11,6 +12,7 @@ import {
 import {
   startUpstreamSimulator,
   type RunningUpstreamSimulator,
+  type SimulatorBehaviour,
 } from '#server/watch/simulator/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 
@@ -33,15 +35,33 @@ export type SimulatorHarness = {
     path: string,
     body?: unknown,
   ) => Promise<{ status: number; json: unknown }>;
+  /**
+   * GETs a simulator path from a loopback source address ("127.0.0.2"; the default route,
+   * 127.0.0.1, when omitted), as a separate egress address would.
+   */
+  getFrom: (
+    path: string,
+    options?: { address?: string; headers?: Record<string, string> },
+  ) => Promise<{ status: number; contentType: string | null; text: string }>;
   close: () => Promise<void>;
 };
 
 /** Starts the simulator over the curated seed catalog on a free loopback port. */
 export async function startSimulatorHarness(
-  options: { seed?: number; changeEverySeconds?: number; startMs?: number } = {},
+  options: {
+    seed?: number;
+    changeEverySeconds?: number;
+    startMs?: number;
+    /** Apple today unless set; LEGACY_SIMULATOR_BEHAVIOUR for the 2021-2024 service. */
+    behaviour?: Partial<SimulatorBehaviour>;
+  } = {},
 ): Promise<SimulatorHarness> {
   let nowMs = options.startMs ?? START_MS;
+  // undici's Agent takes the source address as `localAddress` itself; one under `connect`
+  // is overwritten by the client's own (unset) localAddress and silently ignored.
+  const agents = new Map<string, Agent>();
   const simulator = await startUpstreamSimulator({
+    ...options.behaviour,
     port: await getFreePort(),
     seed: options.seed ?? 7,
     changeEverySeconds: options.changeEverySeconds,
@@ -76,8 +96,53 @@ export async function startSimulatorHarness(
       });
       return { status: response.status, json: await response.json() };
     },
-    close: () => simulator.close(),
+    getFrom: async (path, fromOptions = {}) => {
+      const address = fromOptions.address ?? '127.0.0.1';
+      let agent = agents.get(address);
+      if (agent === undefined) {
+        agent = new Agent({ localAddress: address });
+        agents.set(address, agent);
+      }
+      const response = await fetch(`${simulator.url}${path}`, {
+        headers: fromOptions.headers,
+        dispatcher: agent,
+      } as RequestInit);
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        text: await response.text(),
+      };
+    },
+    close: async () => {
+      await Promise.all([...agents.values()].map(async (agent) => agent.close()));
+      await simulator.close();
+    },
   };
+}
+
+/** The first `count` part numbers sold in a country, across product types. */
+export function listCountryParts(countryCode: string, count: number): string[] {
+  return PRODUCT_MODEL_SEEDS.filter((model) => model.country_code === countryCode)
+    .slice(0, count)
+    .map((model) => model.part_number);
+}
+
+/** A real part number sold in `countryCode` but not in `notIn`. */
+export function findForeignPart(countryCode: string, notIn: string): string {
+  const local = new Set(listCountryParts(notIn, Number.MAX_SAFE_INTEGER));
+  const part = PRODUCT_MODEL_SEEDS.find(
+    (model) => model.country_code === countryCode && !local.has(model.part_number),
+  )?.part_number;
+  if (part === undefined) throw new Error(`No part of ${countryCode} is missing from ${notIn}`);
+  return part;
+}
+
+/** Builds a pickup query string: parts.N in order, then the other fields. */
+export function buildPickupQuery(parts: readonly string[], fields: Record<string, string>): string {
+  const query = new URLSearchParams({ pl: 'true', 'mts.0': 'regular' });
+  parts.forEach((part, index) => query.set(`parts.${index}`, part));
+  for (const [name, value] of Object.entries(fields)) query.set(name, value);
+  return query.toString();
 }
 
 /** Part numbers of one product type in one country, from the seed catalog. */
