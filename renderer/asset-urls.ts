@@ -7,6 +7,7 @@ import laptopUrl from '../assets/icons/laptop.svg?url';
 import miniDesktopUrl from '../assets/icons/mini-desktop.svg?url';
 import pencilAdapterUrl from '../assets/icons/pencil-adapter.svg?url';
 import phoneClassicUrl from '../assets/icons/phone-classic.svg?url';
+import phoneFoldableUrl from '../assets/icons/phone-foldable.svg?url';
 import phoneModernUrl from '../assets/icons/phone-modern.svg?url';
 import smartSpeakerUrl from '../assets/icons/smart-speaker.svg?url';
 import studioDesktopUrl from '../assets/icons/studio-desktop.svg?url';
@@ -26,6 +27,7 @@ export const FAMILY_ICON_URLS: Readonly<Record<ProductFamily, string>> = {
   tablet: tabletUrl,
   'phone-classic': phoneClassicUrl,
   'phone-modern': phoneModernUrl,
+  'phone-foldable': phoneFoldableUrl,
   laptop: laptopUrl,
   'studio-desktop': studioDesktopUrl,
   'mini-desktop': miniDesktopUrl,

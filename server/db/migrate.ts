@@ -6,6 +6,8 @@ import * as watchAndAlerts from './migrations/0002-watch-and-alerts.ts';
 import * as watchWorkers from './migrations/0003-watch-workers.ts';
 import * as billing from './migrations/0004-billing.ts';
 import * as accountLifecycle from './migrations/0005-account-lifecycle.ts';
+import * as catalogLifecycle from './migrations/0006-catalog-lifecycle.ts';
+import * as egressAndSeeds from './migrations/0007-egress-and-seeds.ts';
 
 /** Every migration in order; files are imported statically so bundles and tsx agree. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '0003-watch-workers': watchWorkers,
   '0004-billing': billing,
   '0005-account-lifecycle': accountLifecycle,
+  '0006-catalog-lifecycle': catalogLifecycle,
+  '0007-egress-and-seeds': egressAndSeeds,
 };
 
 /** The names of every migration this program knows, oldest first. */

@@ -92,6 +92,12 @@ export type ProductTypesTable = {
   product_name: string;
   family: string;
   sort_order: number;
+  /** YYYY-MM-DD, when known. */
+  launched_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** YYYY-MM-DD from which it is sold nowhere; null while sold. */
+  retired_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Path of its buy page under a country's store, read by `catalog sync-models`. */
+  buy_page: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 /** A sellable model of a product type in one country. */
@@ -100,6 +106,25 @@ export type ProductModelsTable = {
   country_code: string;
   part_number: string;
   display_name: string;
+  /** Where the part number was seen. */
+  source: ColumnType<string, string | undefined, string>;
+  /** YYYY-MM-DD from which it is no longer sold in this country; null while sold. */
+  retired_on: ColumnType<string | null, string | null | undefined, string | null>;
+};
+
+/** One catalog change: the bundled file's seed, an import or a buy-page sync, with its outcome. */
+export type CatalogChangesTable = {
+  id: Generated<string>;
+  kind: 'seed' | 'import' | 'sync';
+  /** The file, URL base or release the change came from. */
+  origin: string;
+  /** SHA-256 of the applied file (seed and import), to skip a bundled file already applied. */
+  content_hash: string | null;
+  is_ok: boolean;
+  /** The counts and entries of the change (CatalogDiffSummary). */
+  summary: ColumnType<unknown, string, string>;
+  error: string | null;
+  created_at: CreatedAt;
 };
 
 /** A saved search: one product type at one store, with alert settings. */
@@ -175,6 +200,60 @@ export type UpstreamHostsTable = {
   last_failure_kind: string | null;
   cool_down_until: Date | null;
   consecutive_failures: Generated<number>;
+};
+
+/** One egress address (the direct route or a proxy): its token bucket and cool-down, shared by every process. */
+export type EgressAddressesTable = {
+  label: string;
+  kind: string;
+  rate_per_minute: number;
+  burst: number;
+  tokens: number;
+  refilled_at: Date;
+  cool_down_until: Date | null;
+  consecutive_blocks: Generated<number>;
+  last_block_at: Date | null;
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
+  last_failure_kind: string | null;
+  requests: Generated<string>;
+  last_seen_at: Generated<Date>;
+};
+
+/** A store used as a location seed, and the stores its last answer listed. */
+export type LocationSeedsTable = {
+  country_code: string;
+  seed_store_id: string;
+  location: string;
+  store_ids: string[] | null;
+  learned_at: Date | null;
+  last_requested_at: Date | null;
+  consecutive_failures: Generated<number>;
+  last_failure_kind: string | null;
+  next_due_at: Generated<Date>;
+};
+
+/** The endpoint shape a country answers on, and why. */
+export type CountryEndpointsTable = {
+  country_code: string;
+  shape: string;
+  reason: string;
+  switched_at: Date;
+  /** The shape in use answered 541: the other is asked next, once the address may ask again. */
+  suspect_shape: string | null;
+  suspect_since: Date | null;
+  /** When the shape not in use was last asked. */
+  other_probed_at: Date | null;
+};
+
+/** A part Apple called invalid or not buyable in a country: left out of requests for a while. */
+export type InvalidPartsTable = {
+  country_code: string;
+  part_number: string;
+  product_id: string;
+  display_name: string;
+  reason: string;
+  found_at: Date;
 };
 
 /** A log of upstream requests, for recent error rates. */
@@ -284,6 +363,7 @@ export type Database = {
   stores: StoresTable;
   product_types: ProductTypesTable;
   product_models: ProductModelsTable;
+  catalog_changes: CatalogChangesTable;
   searches: SearchesTable;
   search_preferred_models: SearchPreferredModelsTable;
   availability_snapshots: AvailabilitySnapshotsTable;
@@ -292,6 +372,10 @@ export type Database = {
   poll_targets: PollTargetsTable;
   upstream_hosts: UpstreamHostsTable;
   upstream_requests: UpstreamRequestsTable;
+  egress_addresses: EgressAddressesTable;
+  location_seeds: LocationSeedsTable;
+  country_endpoints: CountryEndpointsTable;
+  invalid_parts: InvalidPartsTable;
   search_alert_state: SearchAlertStateTable;
   alert_outbox: AlertOutboxTable;
   push_subscriptions: PushSubscriptionsTable;

@@ -4,11 +4,8 @@ import type { z } from 'zod';
 import { countryListSchema, productListSchema, storeListSchema } from '#shared/api/catalog.ts';
 import { exampleInventorySchema } from '#shared/api/inventory.ts';
 import type { Db } from '#server/db/database.ts';
-import {
-  listCountries,
-  listProductTypes,
-  listStores,
-} from '#server/db/repositories/catalog-repository.ts';
+import { listCountries, listStores } from '#server/db/repositories/catalog-repository.ts';
+import { listCurrentProductTypes } from '#server/db/repositories/catalog-changes-repository.ts';
 import { compileResponseSerializer, sendSerializedJson } from '#server/plugins/json-serializer.ts';
 import {
   createCachedBody,
@@ -73,10 +70,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   const products = cacheReply(
     app.log,
     productListSchema,
-    async () => {
-      const rows = await listProductTypes(db);
-      return rows.map(({ product_id, product_name }) => ({ product_id, product_name }));
-    },
+    // Retired types (sold nowhere) stay in the catalog for the searches that watch them, but
+    // are not offered for new ones; newest launches come first (the catalog file's order).
+    async () => await listCurrentProductTypes(db),
     CATALOG_MAX_AGE_SECONDS,
   );
   const stores = cacheReply(

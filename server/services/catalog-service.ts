@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import {
   COUNTRY_SEEDS,
-  PRODUCT_MODEL_SEEDS,
-  PRODUCT_TYPE_SEEDS,
   STORE_SEEDS,
   describeCountryFromLocale,
   parseStoreDirectory,
@@ -12,18 +10,22 @@ import type { Db } from '#server/db/database.ts';
 import {
   listCountries,
   upsertCountries,
-  upsertProducts,
   upsertStores,
 } from '#server/db/repositories/catalog-repository.ts';
+import { seedBundledCatalog } from '#server/catalog/apply-catalog-file.ts';
 import { markCatalogChanged } from './catalog-cache.ts';
 
-/** Loads the curated catalog shipped with the code; safe to run on every start. */
+/**
+ * Loads the curated catalog shipped with the code; safe to run on every start. Product types
+ * and models come from the bundled catalog file, applied once per content (see
+ * seedBundledCatalog) so that imports and syncs made since are kept.
+ */
 export async function seedCatalog(db: Db): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await upsertCountries(trx, COUNTRY_SEEDS);
     await upsertStores(trx, STORE_SEEDS);
-    await upsertProducts(trx, PRODUCT_TYPE_SEEDS, PRODUCT_MODEL_SEEDS);
   });
+  await seedBundledCatalog(db);
   markCatalogChanged();
 }
 

@@ -8,6 +8,7 @@ export const PRODUCT_FAMILIES: readonly ProductFamily[] = [
   'tablet',
   'phone-classic',
   'phone-modern',
+  'phone-foldable',
   'laptop',
   'studio-desktop',
   'mini-desktop',
@@ -18,6 +19,11 @@ export const PRODUCT_FAMILIES: readonly ProductFamily[] = [
 
 // Codes whose family cannot be read from their shape.
 const FIXED_FAMILIES: Readonly<Record<string, ProductFamily>> = {
+  iphoneair: 'phone-modern',
+  // The foldable has an icon of its own: it looks like no other phone.
+  iphoneduo: 'phone-foldable',
+  // An iMac is drawn as the screen it is.
+  imac: 'display',
   airpods: 'earbuds',
   airpodspro: 'earbuds',
   airpodsmax: 'headphones',

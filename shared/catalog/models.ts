@@ -1,51 +1,43 @@
-import { COUNTRY_SEEDS } from './countries.ts';
-import {
-  IPHONE16_BASE_PARTS,
-  IPHONE16_COUNTRY_PARTS,
-  type Iphone16Type,
-} from './iphone16-parts.ts';
-import { US_MODEL_SEEDS } from './models-us.ts';
-import { PRODUCT_TYPE_SEEDS } from './product-types.ts';
-import type { ProductModelSeed } from './types.ts';
+import catalogJson from './product-catalog.json' with { type: 'json' };
+import { expandCatalogFile, parseCatalogFile, type CatalogFile } from './catalog-file.ts';
+import type { ProductModelSeed, ProductTypeSeed } from './types.ts';
 
-/** The product types of the iPhone 16 launch, in picker order. */
-export const IPHONE16_FAMILY: readonly Iphone16Type[] = [
-  'iphone16',
-  'iphone16plus',
-  'iphone16pro',
-  'iphone16promax',
-];
+// The product catalog ships as data (product-catalog.json, format in catalog-file.ts): a
+// launch is an edit to that file or a `shelfwatch catalog import-models` run, not code.
 
-// One model row per seeded country and configuration, from the shared base-code tables.
-function expandIphone16Models(): ProductModelSeed[] {
-  const models: ProductModelSeed[] = [];
-  for (const { country_code } of COUNTRY_SEEDS) {
-    const parts = IPHONE16_COUNTRY_PARTS[country_code];
-    if (parts === undefined) throw new Error(`No iPhone 16 part numbers for ${country_code}`);
-    for (const productId of IPHONE16_FAMILY) {
-      const productName = getProductName(productId);
-      for (const [capacity, color, base] of IPHONE16_BASE_PARTS[parts.block][productId]) {
-        models.push({
-          product_id: productId,
-          country_code,
-          part_number: `${base}${parts.suffix}`,
-          // Matches Apple's own storePickupProductTitle, e.g. "iPhone 16 Pro 256GB Desert Titanium".
-          display_name: `${productName} ${capacity} ${color}`,
-        });
-      }
-    }
-  }
-  return models;
+function loadBundledCatalog(): CatalogFile {
+  const result = parseCatalogFile(catalogJson);
+  if (!result.ok) throw new Error(`product-catalog.json is invalid:\n${result.errors.join('\n')}`);
+  return result.file;
 }
 
-function getProductName(productId: string): string {
-  const type = PRODUCT_TYPE_SEEDS.find((candidate) => candidate.product_id === productId);
-  if (type === undefined) throw new Error(`Unknown product type ${productId}`);
-  return type.product_name;
+/** The catalog file bundled with this release, validated. */
+export const BUNDLED_CATALOG: CatalogFile = loadBundledCatalog();
+
+const expanded = expandCatalogFile(BUNDLED_CATALOG);
+
+/** Product types of the bundled catalog, in picker order (current types first). */
+export const PRODUCT_TYPE_SEEDS: readonly ProductTypeSeed[] = expanded.types;
+
+/** Every model of the bundled catalog in every country, retired ones included. */
+export const PRODUCT_MODEL_SEEDS: readonly ProductModelSeed[] = expanded.models;
+
+/** Whether a model is sold: not retired (retired_on unset or null). */
+export function isModelSold(model: Pick<ProductModelSeed, 'retired_on'>): boolean {
+  return model.retired_on === undefined || model.retired_on === null;
 }
 
-/** Every model of the curated seed: the iPhone 16 family everywhere, the rest in the US. */
-export const PRODUCT_MODEL_SEEDS: readonly ProductModelSeed[] = [
-  ...expandIphone16Models(),
-  ...US_MODEL_SEEDS,
-];
+/**
+ * Product types someone can start watching: not retired and with a model sold in some
+ * country, in picker order. Retired types stay in the catalog for the searches that use them.
+ */
+export function listCurrentProductTypes(
+  types: readonly ProductTypeSeed[],
+  models: readonly ProductModelSeed[],
+): ProductTypeSeed[] {
+  const sold = new Set(models.filter(isModelSold).map((model) => model.product_id));
+  return types.filter(
+    (type) =>
+      (type.retired_on === undefined || type.retired_on === null) && sold.has(type.product_id),
+  );
+}

@@ -39,6 +39,7 @@ export type ProductFamily =
   | 'tablet'
   | 'phone-classic'
   | 'phone-modern'
+  | 'phone-foldable'
   | 'laptop'
   | 'studio-desktop'
   | 'mini-desktop'
@@ -52,6 +53,12 @@ export type ProductTypeSeed = {
   product_name: string;
   family: ProductFamily;
   sort_order: number;
+  /** Launch date, YYYY-MM-DD, when known. */
+  launched_on?: string | null;
+  /** No longer sold anywhere from this date (YYYY-MM-DD); null while sold. */
+  retired_on?: string | null;
+  /** Path of its buy page under a country's store, e.g. "/shop/buy-iphone/iphone-18-pro". */
+  buy_page?: string | null;
 };
 
 /** One orderable configuration of a product type in one country. */
@@ -60,6 +67,10 @@ export type ProductModelSeed = {
   country_code: string;
   part_number: string;
   display_name: string;
+  /** Where the part number was seen (the catalog file's sources, spelled out). */
+  source?: string;
+  /** No longer sold in this country from this date (YYYY-MM-DD); null while sold. */
+  retired_on?: string | null;
 };
 
 /** The parts of a tablet product code that pick its icon. */

@@ -4,8 +4,10 @@ import {
   PRODUCT_MODEL_SEEDS,
   PRODUCT_TYPE_SEEDS,
   STORE_SEEDS,
+  listCurrentProductTypes,
   localeToCountryCode,
   type ProductModelSeed,
+  type ProductTypeSeed,
   type StoreSeed,
 } from '#shared/catalog/index.ts';
 
@@ -45,10 +47,18 @@ export function createDesktopCatalog(
 ): DesktopCatalog {
   const storeSeeds = seed.stores ?? STORE_SEEDS;
   const modelSeeds = seed.models ?? PRODUCT_MODEL_SEEDS;
-  // Same orders as the server's repositories, so both hosts list things alike.
-  const products: Product[] = [...PRODUCT_TYPE_SEEDS]
-    .sort((a, b) => a.sort_order - b.sort_order || a.product_id.localeCompare(b.product_id))
-    .map(({ product_id, product_name }) => ({ product_id, product_name }));
+  // Same orders and rules as the server's /v2/products: types sold nowhere are not offered for
+  // new searches, but stay findable so a local search made before their retirement still shows.
+  const byOrder = (a: ProductTypeSeed, b: ProductTypeSeed): number =>
+    a.sort_order - b.sort_order || a.product_id.localeCompare(b.product_id);
+  const toProduct = ({ product_id, product_name }: ProductTypeSeed): Product => ({
+    product_id,
+    product_name,
+  });
+  const products: Product[] = listCurrentProductTypes(PRODUCT_TYPE_SEEDS, modelSeeds)
+    .sort(byOrder)
+    .map(toProduct);
+  const allProducts: Product[] = [...PRODUCT_TYPE_SEEDS].sort(byOrder).map(toProduct);
   const stores: Store[] = [...storeSeeds]
     .sort(
       (a, b) =>
@@ -85,7 +95,7 @@ export function createDesktopCatalog(
     listProducts: () => products,
     listStores: () => stores,
     listCountries: () => countries,
-    findProduct: (productId) => products.find((product) => product.product_id === productId),
+    findProduct: (productId) => allProducts.find((product) => product.product_id === productId),
     findStore: (storeId) => storesById.get(storeId),
     listModels: (productId, countryCode) => modelsByKey.get(`${productId}|${countryCode}`) ?? [],
   };

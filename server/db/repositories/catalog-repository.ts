@@ -145,36 +145,3 @@ export async function upsertStores(db: Executor, stores: readonly NewStore[]): P
   }
   return written;
 }
-
-/** Inserts or updates product types and models. */
-export async function upsertProducts(
-  db: Executor,
-  productTypes: readonly ProductTypeRow[],
-  models: readonly ProductModelRow[],
-): Promise<void> {
-  if (productTypes.length > 0) {
-    await db
-      .insertInto('product_types')
-      .values([...productTypes])
-      .onConflict((conflict) =>
-        conflict.column('product_id').doUpdateSet((eb) => ({
-          product_name: eb.ref('excluded.product_name'),
-          family: eb.ref('excluded.family'),
-          sort_order: eb.ref('excluded.sort_order'),
-        })),
-      )
-      .execute();
-  }
-  for (let start = 0; start < models.length; start += 500) {
-    await db
-      .insertInto('product_models')
-      .values(models.slice(start, start + 500))
-      .onConflict((conflict) =>
-        conflict.columns(['country_code', 'part_number']).doUpdateSet((eb) => ({
-          product_id: eb.ref('excluded.product_id'),
-          display_name: eb.ref('excluded.display_name'),
-        })),
-      )
-      .execute();
-  }
-}

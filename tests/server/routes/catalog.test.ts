@@ -24,9 +24,23 @@ describe('public catalog endpoints', () => {
     expect(response.statusCode).toBe(200);
     const products = productListSchema.parse(response.json());
     expect(products.map((p) => p.product_name)).toEqual(
-      expect.arrayContaining(['iPhone 16', 'iPhone 16 Pro Max']),
+      expect.arrayContaining(['iPhone 16', 'iPhone 18 Pro Max']),
     );
     expect(Object.keys(products[0]).sort()).toEqual(['product_id', 'product_name']);
+  });
+
+  it('lists the newest iPhones first and leaves out types sold nowhere', async () => {
+    const response = await api.call({ method: 'GET', url: '/v2/products' });
+    const names = productListSchema.parse(response.json()).map((p) => p.product_name);
+    expect(names.slice(0, 5)).toEqual([
+      'iPhone 18 Pro Max',
+      'iPhone 18 Pro',
+      'iPhone Duo',
+      'iPhone 17',
+      'iPhone Air',
+    ]);
+    expect(names).not.toContain('iPhone 16 Pro');
+    expect(names).not.toContain('iPhone 13 mini');
   });
 
   it('lists stores with every server field of the Store entity', async () => {

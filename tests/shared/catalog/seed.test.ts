@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   COUNTRY_SEEDS,
-  IPHONE16_FAMILY,
   PRODUCT_FAMILIES,
   PRODUCT_MODEL_SEEDS,
   PRODUCT_TYPE_SEEDS,
   STORE_SEEDS,
   getProductFamily,
+  isModelSold,
+  listCurrentProductTypes,
   type StoreSeed,
 } from '#shared/catalog/index.ts';
+
+const IPHONE16_FAMILY = ['iphone16', 'iphone16plus', 'iphone16pro', 'iphone16promax'];
 
 // Canada and Japan share iPhone 16 base part numbers, and none were found for the 16 Pro.
 const KNOWN_GAPS = new Set(['CA:iphone16pro', 'JP:iphone16pro']);
@@ -151,12 +154,16 @@ describe('seed models', () => {
     }
   });
 
-  it('has US models for every product type', () => {
+  it('has models for every product type', () => {
     for (const type of PRODUCT_TYPE_SEEDS) {
-      const us = PRODUCT_MODEL_SEEDS.filter(
-        (model) => model.product_id === type.product_id && model.country_code === 'US',
-      );
-      expect(us.length, type.product_id).toBeGreaterThan(0);
+      const models = PRODUCT_MODEL_SEEDS.filter((model) => model.product_id === type.product_id);
+      expect(models.length, type.product_id).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives every part its source', () => {
+    for (const model of PRODUCT_MODEL_SEEDS) {
+      expect(model.source?.trim().length ?? 0, model.part_number).toBeGreaterThan(0);
     }
   });
 
@@ -172,10 +179,9 @@ describe('seed models', () => {
     }
   });
 
-  it('names each model after its product type', () => {
+  it('names each iPhone model after its product type, as Apple does', () => {
     const names = new Map(PRODUCT_TYPE_SEEDS.map((type) => [type.product_id, type.product_name]));
-    const iphone16 = new Set<string>(IPHONE16_FAMILY);
-    for (const model of PRODUCT_MODEL_SEEDS.filter((m) => iphone16.has(m.product_id))) {
+    for (const model of PRODUCT_MODEL_SEEDS.filter((m) => m.product_id.startsWith('iphone'))) {
       expect(model.display_name.startsWith(`${names.get(model.product_id)} `)).toBe(true);
     }
   });
@@ -256,5 +262,53 @@ describe('seed models', () => {
         model.display_name === 'iPhone 16 Pro Max 256GB Desert Titanium',
     );
     expect(desert?.part_number).toBe('MYWX3QN/A');
+  });
+});
+
+describe('today’s lineup', () => {
+  const current = listCurrentProductTypes(PRODUCT_TYPE_SEEDS, PRODUCT_MODEL_SEEDS);
+
+  it('offers the newest iPhones before any older type', () => {
+    expect(current.slice(0, 5).map((type) => type.product_name)).toEqual([
+      'iPhone 18 Pro Max',
+      'iPhone 18 Pro',
+      'iPhone Duo',
+      'iPhone 17',
+      'iPhone Air',
+    ]);
+  });
+
+  it('sells iPhone 18 Pro, 18 Pro Max and Duo in the US, Canada and the UK in every configuration', () => {
+    const expected = { iphone18pro: 16, iphone18promax: 16, iphoneduo: 8 };
+    for (const [productId, count] of Object.entries(expected)) {
+      for (const country of ['US', 'CA', 'GB']) {
+        const models = PRODUCT_MODEL_SEEDS.filter(
+          (m) => m.product_id === productId && m.country_code === country && isModelSold(m),
+        );
+        expect(models.length, `${productId} ${country}`).toBe(count);
+      }
+    }
+    const black = PRODUCT_MODEL_SEEDS.find((m) => m.part_number === 'MJQ34LL/A');
+    expect(black?.display_name).toBe('iPhone 18 Pro 256GB Black');
+  });
+
+  it('keeps the iPhone 17 Pro models but no longer sells them in the US', () => {
+    const us = PRODUCT_MODEL_SEEDS.filter(
+      (m) => m.product_id.startsWith('iphone17pro') && m.country_code === 'US',
+    );
+    expect(us.length).toBeGreaterThan(0);
+    expect(us.every((m) => !isModelSold(m))).toBe(true);
+    const australia = PRODUCT_MODEL_SEEDS.filter(
+      (m) => m.product_id === 'iphone17pro' && m.country_code === 'AU',
+    );
+    expect(australia.length).toBe(9);
+    expect(australia.every(isModelSold)).toBe(true);
+  });
+
+  it('hides retired types from new searches while keeping their models', () => {
+    const ids = new Set(current.map((type) => type.product_id));
+    expect(ids.has('iphone16pro')).toBe(false);
+    expect(PRODUCT_MODEL_SEEDS.some((m) => m.part_number === 'MYMJ3LL/A')).toBe(true);
+    expect(ids.has('iphone16')).toBe(true);
   });
 });

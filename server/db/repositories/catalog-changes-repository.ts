@@ -1,0 +1,136 @@
+import type { Selectable } from 'kysely';
+import type { CatalogModelRow, CatalogTypeRow } from '#shared/catalog/catalog-diff.ts';
+import type { Executor } from '../database.ts';
+import type { CatalogChangesTable } from '../schema.ts';
+
+/** One logged catalog change. */
+export type CatalogChangeRow = Selectable<CatalogChangesTable>;
+
+/** Every product type and model with its lifecycle fields, for working out a change. */
+export async function readCatalogRows(
+  db: Executor,
+): Promise<{ types: CatalogTypeRow[]; models: CatalogModelRow[] }> {
+  const types = await db
+    .selectFrom('product_types')
+    .select([
+      'product_id',
+      'product_name',
+      'family',
+      'sort_order',
+      'launched_on',
+      'retired_on',
+      'buy_page',
+    ])
+    .orderBy('sort_order')
+    .orderBy('product_id')
+    .execute();
+  const models = await db
+    .selectFrom('product_models')
+    .select(['product_id', 'country_code', 'part_number', 'display_name', 'source', 'retired_on'])
+    .orderBy('country_code')
+    .orderBy('part_number')
+    .execute();
+  return { types, models };
+}
+
+/** Inserts or updates product types by id (every column). */
+export async function writeProductTypes(
+  db: Executor,
+  types: readonly CatalogTypeRow[],
+): Promise<void> {
+  if (types.length === 0) return;
+  await db
+    .insertInto('product_types')
+    .values([...types])
+    .onConflict((conflict) =>
+      conflict.column('product_id').doUpdateSet((eb) => ({
+        product_name: eb.ref('excluded.product_name'),
+        family: eb.ref('excluded.family'),
+        sort_order: eb.ref('excluded.sort_order'),
+        launched_on: eb.ref('excluded.launched_on'),
+        retired_on: eb.ref('excluded.retired_on'),
+        buy_page: eb.ref('excluded.buy_page'),
+      })),
+    )
+    .execute();
+}
+
+/** Inserts or updates models by country and part number (every column). */
+export async function writeProductModels(
+  db: Executor,
+  models: readonly CatalogModelRow[],
+): Promise<void> {
+  // Chunked to stay well under PostgreSQL's parameter limit.
+  for (let start = 0; start < models.length; start += 500) {
+    await db
+      .insertInto('product_models')
+      .values(models.slice(start, start + 500))
+      .onConflict((conflict) =>
+        conflict.columns(['country_code', 'part_number']).doUpdateSet((eb) => ({
+          product_id: eb.ref('excluded.product_id'),
+          display_name: eb.ref('excluded.display_name'),
+          source: eb.ref('excluded.source'),
+          retired_on: eb.ref('excluded.retired_on'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Logs one catalog change (or a failed attempt). */
+export async function insertCatalogChange(
+  db: Executor,
+  change: {
+    kind: CatalogChangeRow['kind'];
+    origin: string;
+    contentHash: string | null;
+    isOk: boolean;
+    summary: unknown;
+    error: string | null;
+  },
+): Promise<void> {
+  await db
+    .insertInto('catalog_changes')
+    .values({
+      kind: change.kind,
+      origin: change.origin,
+      content_hash: change.contentHash,
+      is_ok: change.isOk,
+      summary: JSON.stringify(change.summary),
+      error: change.error,
+    })
+    .execute();
+}
+
+/** The latest logged change of a kind (successful only when `isOkOnly`), or undefined. */
+export async function findLatestCatalogChange(
+  db: Executor,
+  kind: CatalogChangeRow['kind'],
+  options: { isOkOnly?: boolean } = {},
+): Promise<CatalogChangeRow | undefined> {
+  let query = db.selectFrom('catalog_changes').selectAll().where('kind', '=', kind);
+  if (options.isOkOnly === true) query = query.where('is_ok', '=', true);
+  return await query.orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+}
+
+/** Product types someone can start watching: not retired, with a model sold somewhere. */
+export async function listCurrentProductTypes(
+  db: Executor,
+): Promise<{ product_id: string; product_name: string }[]> {
+  return await db
+    .selectFrom('product_types as t')
+    .select(['t.product_id', 't.product_name'])
+    .where('t.retired_on', 'is', null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('product_models as m')
+          .select('m.part_number')
+          .whereRef('m.product_id', '=', 't.product_id')
+          .where('m.retired_on', 'is', null),
+      ),
+    )
+    .orderBy('t.sort_order')
+    .orderBy('t.product_id')
+    .execute();
+}

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { PRODUCT_FAMILIES } from './families.ts';
+import type { ProductFamily, ProductModelSeed, ProductTypeSeed } from './types.ts';
+
+// The catalog of product types and part numbers is data, not code: a JSON file in this format
+// ships with the repo (product-catalog.json) and `shelfwatch catalog import-models FILE` applies
+// another one to a running server. docs/catalog.md describes the format for people.
+
+/** The `format` value every catalog file carries. */
+export const CATALOG_FILE_FORMAT = 'shelfwatch-catalog/1';
+
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+// Apple's part numbers: a base of four or five characters, then the country suffix and "/A".
+const PART_NUMBER = /^[A-Z0-9]{4,5}[A-Z]{1,2}\/A$/;
+
+const dateSchema = z.string().regex(DATE, 'must be a date written YYYY-MM-DD');
+const countryCodeSchema = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code');
+
+/** One orderable configuration in one country, with where its number was seen. */
+export const catalogModelEntrySchema = z.strictObject({
+  country: countryCodeSchema,
+  part_number: z.string().regex(PART_NUMBER, 'must look like an Apple part number (MJQ34LL/A)'),
+  name: z.string().trim().min(1, 'must name the model').max(200),
+  /** Keys of the file's `sources` (at least one): where this number was seen. */
+  source: z.array(z.string().min(1)).min(1, 'must name at least one source'),
+  /** The date it was known to be no longer sold; absent while it is sold. */
+  retired: dateSchema.optional(),
+});
+
+/** One product type (what a search watches) with its models in every country. */
+export const catalogTypeEntrySchema = z.strictObject({
+  product_id: z.string().regex(/^[a-z0-9]{2,40}$/, 'must be lower-case letters and digits'),
+  product_name: z.string().trim().min(1).max(100),
+  family: z.enum(PRODUCT_FAMILIES as [ProductFamily, ...ProductFamily[]]),
+  launched: dateSchema.optional(),
+  /** No longer sold anywhere from this date. */
+  retired: dateSchema.optional(),
+  /** No longer sold in these countries (code to date), while still sold elsewhere. */
+  retired_in: z.record(countryCodeSchema, dateSchema).optional(),
+  /** Path of its buy page under a country's store, e.g. "/shop/buy-iphone/iphone-18-pro". */
+  buy_page: z
+    .string()
+    .regex(/^\/shop\/buy-[a-z]+\/[a-z0-9-]+$/, 'must be a path like /shop/buy-iphone/iphone-17')
+    .optional(),
+  models: z.array(catalogModelEntrySchema),
+});
+
+/** A whole catalog file: types in picker order (current first), sources by key. */
+export const catalogFileSchema = z.strictObject({
+  format: z.literal(CATALOG_FILE_FORMAT),
+  /** When the file's content was last checked, YYYY-MM-DD. */
+  version: dateSchema,
+  sources: z.record(z.string().min(1), z.string().trim().min(1, 'must describe the source')),
+  product_types: z.array(catalogTypeEntrySchema),
+});
+
+/** A parsed catalog file. */
+export type CatalogFile = z.infer<typeof catalogFileSchema>;
+/** One type entry of a catalog file. */
+export type CatalogTypeEntry = z.infer<typeof catalogTypeEntrySchema>;
+
+/** The outcome of reading a catalog file: the file, or every problem found in it. */
+export type CatalogFileResult = { ok: true; file: CatalogFile } | { ok: false; errors: string[] };
+
+/** Describes where a problem is, naming the type and part rather than array positions. */
+function describePath(json: unknown, path: readonly PropertyKey[]): string {
+  const names: string[] = [];
+  let node: unknown = json;
+  for (const key of path) {
+    node =
+      typeof node === 'object' && node !== null
+        ? (node as Record<string, unknown>)[key as string]
+        : undefined;
+    if (typeof key === 'number' && typeof node === 'object' && node !== null) {
+      const entry = node as Record<string, unknown>;
+      const label =
+        typeof entry.product_id === 'string'
+          ? `product type ${entry.product_id}`
+          : typeof entry.part_number === 'string'
+            ? `part ${entry.part_number}${typeof entry.country === 'string' ? ` (${entry.country})` : ''}`
+            : `entry ${key + 1}`;
+      names.push(label);
+    } else if (typeof key === 'number') {
+      names.push(`entry ${key + 1}`);
+    } else {
+      names.push(String(key));
+    }
+  }
+  return names.length === 0 ? 'file' : names.join(' > ');
+}
+
+/** Checks what the schema alone cannot: duplicates, unknown sources, retirement dates. */
+function findConsistencyErrors(file: CatalogFile): string[] {
+  const errors: string[] = [];
+  const typeIds = new Set<string>();
+  const parts = new Map<string, string>();
+  for (const type of file.product_types) {
+    const where = `product type ${type.product_id}`;
+    if (typeIds.has(type.product_id)) errors.push(`${where}: listed twice`);
+    typeIds.add(type.product_id);
+    if (type.launched !== undefined && type.retired !== undefined && type.retired < type.launched) {
+      errors.push(`${where}: retired ${type.retired} before its launch ${type.launched}`);
+    }
+    for (const model of type.models) {
+      const part = `${where} > part ${model.part_number} (${model.country})`;
+      const key = `${model.country}|${model.part_number}`;
+      const owner = parts.get(key);
+      if (owner !== undefined) errors.push(`${part}: already listed under ${owner}`);
+      parts.set(key, type.product_id);
+      for (const source of model.source) {
+        if (file.sources[source] === undefined) errors.push(`${part}: unknown source "${source}"`);
+      }
+    }
+  }
+  return errors;
+}
+
+/** Validates a catalog file's JSON, naming each bad entry by its type and part number. */
+export function parseCatalogFile(json: unknown): CatalogFileResult {
+  const parsed = catalogFileSchema.safeParse(json);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.map(
+        (issue) => `${describePath(json, issue.path)}: ${issue.message}`,
+      ),
+    };
+  }
+  const errors = findConsistencyErrors(parsed.data);
+  return errors.length === 0 ? { ok: true, file: parsed.data } : { ok: false, errors };
+}
+
+/** The retirement date of a model in the file: its own, its country's, or its type's. */
+function getModelRetirement(
+  type: CatalogTypeEntry,
+  model: CatalogTypeEntry['models'][number],
+): string | null {
+  return model.retired ?? type.retired_in?.[model.country] ?? type.retired ?? null;
+}
+
+/** Turns a file into database rows: types in file order, models with sources spelled out. */
+export function expandCatalogFile(file: CatalogFile): {
+  types: ProductTypeSeed[];
+  models: ProductModelSeed[];
+} {
+  const types: ProductTypeSeed[] = [];
+  const models: ProductModelSeed[] = [];
+  file.product_types.forEach((type, index) => {
+    types.push({
+      product_id: type.product_id,
+      product_name: type.product_name,
+      family: type.family,
+      sort_order: index + 1,
+      launched_on: type.launched ?? null,
+      retired_on: type.retired ?? null,
+      buy_page: type.buy_page ?? null,
+    });
+    for (const model of type.models) {
+      models.push({
+        product_id: type.product_id,
+        country_code: model.country,
+        part_number: model.part_number,
+        display_name: model.name,
+        source: model.source.map((key) => `${key}: ${file.sources[key] ?? ''}`).join(' | '),
+        retired_on: getModelRetirement(type, model),
+      });
+    }
+  });
+  return { types, models };
+}
