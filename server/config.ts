@@ -14,6 +14,12 @@ const booleanFromEnv = z
   .optional()
   .transform((value) => value === 'true' || value === '1');
 
+/** A true/false setting that is on unless set to false (or 0). */
+const defaultOnBoolean = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((value) => value !== 'false' && value !== '0');
+
 const optionalString = z
   .string()
   .optional()
@@ -207,9 +213,57 @@ const environmentSchema = z.object({
     .union([z.literal(''), z.string().url()])
     .optional()
     .transform((value) => (value === '' ? undefined : value)),
-  UPSTREAM_SHAPE: z
-    .enum(['fulfillment-messages', 'pickup-message'])
-    .default('fulfillment-messages'),
+  UPSTREAM_SHAPE: z.enum(['fulfillment-messages', 'pickup-message']).default('pickup-message'),
+  UPSTREAM_PROXIES: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const list = (value ?? '')
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+      for (const item of list) {
+        let url: URL | undefined;
+        try {
+          url = new URL(item);
+        } catch {
+          url = undefined;
+        }
+        if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+          // Never echo the entry: it may carry a proxy password.
+          context.addIssue({
+            code: 'custom',
+            message: 'each entry must be an http:// or https:// proxy URL',
+          });
+          return z.NEVER;
+        }
+      }
+      return list;
+    }),
+  UPSTREAM_DIRECT: defaultOnBoolean,
+  UPSTREAM_HTTP2: defaultOnBoolean,
+  UPSTREAM_PARTS_PER_REQUEST: z.coerce.number().int().min(2).max(100).default(40),
+  UPSTREAM_CONTROL_PARTS: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const map = new Map<string, string>();
+      for (const item of (value ?? '').split(',').map((entry) => entry.trim())) {
+        if (item === '') continue;
+        const match = /^([A-Za-z]{2}):(\S+)$/.exec(item);
+        if (match === null) {
+          context.addIssue({
+            code: 'custom',
+            message: `"${item}" is not COUNTRY:PART (e.g. US:MXP63LL/A)`,
+          });
+          return z.NEVER;
+        }
+        map.set(match[1].toUpperCase(), match[2].toUpperCase());
+      }
+      return map;
+    }),
+  UPSTREAM_COOL_DOWN_SECONDS: z.coerce.number().int().min(1).default(300),
+  UPSTREAM_MAX_COOL_DOWN_SECONDS: z.coerce.number().int().min(1).default(3600),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   SMTP_URL: optionalString,
@@ -222,8 +276,10 @@ const environmentSchema = z.object({
   ALERT_QUIET_WINDOW_MINUTES: z.coerce.number().int().min(0).default(30),
   STORE_PAGE_BASE_URL: z.string().url().default('https://www.apple.com/retail/'),
   POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
-  UPSTREAM_RATE_PER_MINUTE: z.coerce.number().positive().default(30),
-  UPSTREAM_BURST: z.coerce.number().int().min(1).default(5),
+  // One request a minute sustained, bursts of 20, per egress address: the pace public checkers
+  // settled on after Apple's 541 blocks (about 30 quick requests, then 10+ minutes blocked).
+  UPSTREAM_RATE_PER_MINUTE: z.coerce.number().positive().default(1),
+  UPSTREAM_BURST: z.coerce.number().int().min(1).default(20),
   WATCH_ENABLED: z
     .enum(['true', 'false', '1', '0', ''])
     .optional()
@@ -288,7 +344,19 @@ export type AppConfig = {
   /** The upstream simulator (server/watch/simulator); started when the upstream is it. */
   simulator: { port: number; seed: number; isEnabled: boolean; behaviour: SimulatorBehaviour };
   /** Where pickup availability is read: the simulator by default, https://www.apple.com for real stores. */
-  upstream: { baseUrl: string; shape: 'fulfillment-messages' | 'pickup-message' };
+  upstream: {
+    baseUrl: string;
+    shape: 'fulfillment-messages' | 'pickup-message';
+    /** Proxy URLs, each one more egress address (may carry credentials: never log them). */
+    proxies: string[];
+    isDirect: boolean;
+    allowH2: boolean;
+    partsPerRequest: number;
+    /** Control part per country code, from UPSTREAM_CONTROL_PARTS (else the busiest part seen). */
+    controlParts: ReadonlyMap<string, string>;
+    coolDownSeconds: number;
+    maxCoolDownSeconds: number;
+  };
   /** Alert delivery: SMTP/Twilio unset means messages are written under dataDir/outbox/. */
   notify: {
     smtpUrl: string | undefined;
@@ -412,6 +480,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         '',
       ),
       shape: values.UPSTREAM_SHAPE,
+      proxies: values.UPSTREAM_PROXIES,
+      isDirect: values.UPSTREAM_DIRECT,
+      allowH2: values.UPSTREAM_HTTP2,
+      partsPerRequest: values.UPSTREAM_PARTS_PER_REQUEST,
+      controlParts: values.UPSTREAM_CONTROL_PARTS,
+      coolDownSeconds: values.UPSTREAM_COOL_DOWN_SECONDS,
+      maxCoolDownSeconds: Math.max(
+        values.UPSTREAM_COOL_DOWN_SECONDS,
+        values.UPSTREAM_MAX_COOL_DOWN_SECONDS,
+      ),
     },
     notify: {
       smtpUrl: values.SMTP_URL,

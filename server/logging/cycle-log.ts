@@ -1,4 +1,4 @@
-import type { PollOutcome } from '#server/watch/poll-group.ts';
+import type { PollOutcome } from '#server/watch/poll-request.ts';
 import type { Logger } from './logger.ts';
 
 /** What this process saw of one watch cycle. */

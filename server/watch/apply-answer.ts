@@ -9,18 +9,26 @@ import {
   upsertSnapshots,
 } from '#server/db/repositories/availability-repository.ts';
 import { findStoresByIds } from '#server/db/repositories/catalog-repository.ts';
-import {
-  markTargetsCovered,
-  recordTargetSuccess,
-} from '#server/db/repositories/watch-repository.ts';
+import { markTargetsCovered } from '#server/db/repositories/watch-repository.ts';
 import {
   isStatusChange,
   isTransitionToAvailable,
   type KnownPickupStatus,
   type PickupAnswer,
 } from '#shared/upstream/index.ts';
-import { convertToMiles, type PollGroupKey } from '#shared/watch/index.ts';
+import { convertToMiles } from '#shared/watch/index.ts';
 import { enqueueRestockAlerts } from './match-alerts.ts';
+
+/** What one answer speaks for. */
+export type AnswerScope = {
+  countryCode: string;
+  /** Product type of every part asked; a listed part outside it is not filed. */
+  productByPart: ReadonlyMap<string, string>;
+  /** Types whose every part was asked: their targets at the listed stores count as covered. */
+  coveredProductIds: readonly string[];
+  /** The store whose location was asked: the other listed stores become its neighbours. */
+  originStoreId: string | null;
+};
 
 /** What one answer changed. */
 export type AnswerReport = {
@@ -32,12 +40,12 @@ export type AnswerReport = {
 
 /**
  * Applies one readable upstream answer in a single transaction: snapshots, neighbour
- * distances, the restock history, coverage of the groups it answered for, and the outbox
+ * distances, the restock history, coverage of the targets it answered for, and the outbox
  * rows its restocks call for. `unknown` parts keep their last known status.
  */
 export async function applyPickupAnswer(
   db: Db,
-  group: PollGroupKey,
+  scope: AnswerScope,
   answer: PickupAnswer,
   options: { quietWindowMs: number },
 ): Promise<AnswerReport> {
@@ -50,7 +58,13 @@ export async function applyPickupAnswer(
     const storeIds = stores.map((store) => store.storeNumber);
     await lockStoresForUpdate(trx, storeIds);
     const parts = [
-      ...new Set(stores.flatMap((store) => store.parts.map((part) => part.partNumber))),
+      ...new Set(
+        stores.flatMap((store) =>
+          store.parts
+            .map((part) => part.partNumber)
+            .filter((partNumber) => scope.productByPart.has(partNumber)),
+        ),
+      ),
     ];
     const previous = new Map(
       (await listSnapshots(trx, storeIds, parts)).map((row) => [
@@ -64,6 +78,7 @@ export async function applyPickupAnswer(
     const changes: Parameters<typeof insertAvailabilityEvents>[1][number][] = [];
     for (const store of stores) {
       for (const part of store.parts) {
+        if (!scope.productByPart.has(part.partNumber)) continue;
         const row = previous.get(`${store.storeNumber}|${part.partNumber}`);
         // An answer older than what is on file (a slow request overtaken) must not rewind it.
         if (row !== undefined && row.observed_at > observedAt) continue;
@@ -99,28 +114,25 @@ export async function applyPickupAnswer(
     await insertUnknownSnapshots(trx, unknownRows);
     const events = await insertAvailabilityEvents(trx, changes);
 
-    const neighbours = stores
-      .filter((store) => store.storeNumber !== group.storeId && store.distance !== null)
-      .map((store) => ({
-        neighbour_store_id: store.storeNumber,
-        distance_miles: convertToMiles(store.distance!),
-      }));
-    if (known.has(group.storeId)) {
-      await upsertNeighbours(trx, group.storeId, neighbours, observedAt);
-      await insertReverseNeighbours(trx, group.storeId, neighbours, observedAt);
+    const origin = scope.originStoreId;
+    if (origin !== null && known.has(origin)) {
+      const neighbours = stores
+        .filter((store) => store.storeNumber !== origin && store.distance !== null)
+        .map((store) => ({
+          neighbour_store_id: store.storeNumber,
+          distance_miles: convertToMiles(store.distance!),
+        }));
+      await upsertNeighbours(trx, origin, neighbours, observedAt);
+      await insertReverseNeighbours(trx, origin, neighbours, observedAt);
     }
-    const groupKey = {
-      country_code: group.countryCode,
-      product_id: group.productId,
-      store_id: group.storeId,
-    };
-    await recordTargetSuccess(trx, groupKey, observedAt);
-    await markTargetsCovered(trx, {
-      country_code: group.countryCode,
-      product_id: group.productId,
-      store_ids: [...new Set([group.storeId, ...storeIds])],
-      covered_at: observedAt,
-    });
+    for (const productId of scope.coveredProductIds) {
+      await markTargetsCovered(trx, {
+        country_code: scope.countryCode,
+        product_id: productId,
+        store_ids: storeIds,
+        covered_at: observedAt,
+      });
+    }
 
     let alertsEnqueued = 0;
     let restocks = 0;
@@ -136,8 +148,8 @@ export async function applyPickupAnswer(
           partNumber: event.part_number,
           pickupQuote: event.pickup_quote,
           observedAt: event.observed_at,
-          productId: group.productId,
-          countryCode: group.countryCode,
+          productId: scope.productByPart.get(event.part_number)!,
+          countryCode: scope.countryCode,
         },
         options.quietWindowMs,
       );

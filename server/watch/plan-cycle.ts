@@ -1,123 +1,302 @@
+import { sql } from 'kysely';
+import type { Db } from '#server/db/database.ts';
 import { listNearestNeighbourIds } from '#server/db/repositories/availability-repository.ts';
+import { listLiveEgressAddresses } from '#server/db/repositories/egress-repository.ts';
 import { listGroupDemand } from '#server/db/repositories/group-demand-repository.ts';
+import {
+  findBusiestParts,
+  listInvalidParts,
+  listLocationSeeds,
+} from '#server/db/repositories/upstream-knowledge-repository.ts';
 import {
   saveWatchFreshness,
   summariseLiveWorkers,
 } from '#server/db/repositories/watch-workers-repository.ts';
 import {
   listPollTargets,
-  listUpstreamHosts,
   pruneUpstreamRequests,
   syncPollTargets,
 } from '#server/db/repositories/watch-repository.ts';
 import {
   computeFreshnessSchedule,
-  formatGroupKey,
-  isAlertingGroup,
-  planCycle,
-  type CyclePlan,
+  countHttpRequests,
+  formatTargetKey,
+  planRequests,
   type FreshnessSchedule,
-  type PollGroupKey,
+  type PlanTarget,
+  type PlannedRequest,
+  type RequestPlanContext,
 } from '#shared/watch/index.ts';
-import { pollGroup, toTargetState, type PollOutcome, type PollerDeps } from './poll-group.ts';
+import {
+  INVALID_PART_HOLD_MS,
+  pollRequest,
+  type PollOutcome,
+  type PollerDeps,
+  type RequestJob,
+} from './poll-request.ts';
 
-/** Stores an answer lists besides the asked one (Apple lists about a dozen, nearest first). */
+/** Stores an answer is expected to list besides the seed's own (Apple lists about a dozen). */
 const EXPECTED_NEIGHBOURS_PER_ANSWER = 11;
 /** How long the upstream request log is kept (the status page reads the last 15 minutes). */
 const REQUEST_LOG_RETENTION_MS = 24 * 60 * 60_000;
+/** The control part is the one seen available at the most stores within this window. */
+const CONTROL_WINDOW_MS = 60 * 60_000;
 
-/** A worker not seen for this long no longer counts towards the request budget. */
+/** A worker or address not seen for this long no longer counts towards the request budget. */
 export const WORKER_LIVENESS_MS = 2 * 60_000;
 
-/** A planned cycle: when it started, its groups, and the freshness its budget gives. */
+/** A planned cycle: when it started, its requests, and the freshness its budget gives. */
 export type PlannedCycle = {
   cycleStartedAt: number;
-  plan: CyclePlan;
+  jobs: RequestJob[];
+  /** HTTP requests a sweep of every target takes, and of the alerting ones. */
+  sweepRequests: number;
+  alertingSweepRequests: number;
   targetCount: number;
-  /** Undefined when no worker declared a budget (one-shot runs): every group every cycle. */
+  /** Undefined when no address was declared (one-shot runs): every target every cycle. */
   schedule: FreshnessSchedule | undefined;
 };
 
+/** Whatever planning reads that is not a target, read once per cycle. */
+type PlanningInputs = {
+  context: RequestPlanContext;
+  controlByCountry: Map<string, string>;
+  locationByStore: Map<string, string>;
+};
+
 /**
- * Syncs poll targets with the saved searches and plans a cycle starting now. The request
- * budget is the sum of the live workers' declared budgets (watch_workers); the schedule it
- * gives is saved for /v2/status.
+ * Syncs poll targets with the saved searches and plans the requests of a cycle starting now.
+ * The request budget is the sum of the live egress addresses' rates; a sweep of every target
+ * is sized in requests (seeds x part packs), and the schedule that budget gives decides how
+ * often alerting and page-only targets are due. Whatever budget the due targets leave goes to
+ * the stalest of the others.
  */
 export async function planWatchCycle(
-  deps: Pick<PollerDeps, 'db' | 'now' | 'baseUrl' | 'intervalMs'>,
+  deps: Pick<PollerDeps, 'db' | 'now' | 'intervalMs' | 'partsPerRequest'> & {
+    controlParts?: ReadonlyMap<string, string>;
+  },
 ): Promise<PlannedCycle> {
   const cycleStartedAt = deps.now();
   const targetCount = await syncPollTargets(deps.db, new Date(cycleStartedAt));
-  const [rows, hosts, demandRows, live] = await Promise.all([
+  const since = new Date(cycleStartedAt - WORKER_LIVENESS_MS);
+  const [rows, demandRows, addresses, live] = await Promise.all([
     listPollTargets(deps.db),
-    listUpstreamHosts(deps.db),
     listGroupDemand(deps.db),
-    summariseLiveWorkers(deps.db, new Date(cycleStartedAt - WORKER_LIVENESS_MS)),
+    listLiveEgressAddresses(deps.db, since),
+    summariseLiveWorkers(deps.db, since),
   ]);
-  const demandByGroup = new Map(
-    demandRows.map((row) => [
-      formatGroupKey({
+  const alertingKeys = new Set(
+    demandRows
+      .filter((row) => row.alerting_searches > 0)
+      .map((row) =>
+        formatTargetKey({
+          countryCode: row.country_code,
+          productId: row.product_id,
+          storeId: row.store_id,
+        }),
+      ),
+  );
+  const launchRank = new Map(
+    demandRows.map((row) => [`${row.country_code}:${row.product_id}`, row.launch_rank]),
+  );
+  const targets = rows.map((row) => ({
+    countryCode: row.country_code,
+    productId: row.product_id,
+    storeId: row.store_id,
+    isAlerting: alertingKeys.has(
+      formatTargetKey({
         countryCode: row.country_code,
         productId: row.product_id,
         storeId: row.store_id,
       }),
-      {
-        alertingSearches: row.alerting_searches,
-        searches: row.searches,
-        launchRank: row.launch_rank,
-      },
-    ]),
+    ),
+    lastCoveredAt: row.last_covered_at?.getTime() ?? null,
+  }));
+  // Alerting first, then the stalest, then the newest launches.
+  targets.sort(
+    (a, b) =>
+      Number(b.isAlerting) - Number(a.isAlerting) ||
+      (a.lastCoveredAt ?? -Infinity) - (b.lastCoveredAt ?? -Infinity) ||
+      (launchRank.get(`${a.countryCode}:${a.productId}`) ?? 0) -
+        (launchRank.get(`${b.countryCode}:${b.productId}`) ?? 0),
   );
-  const targets = rows.map((row) => {
-    const target = toTargetState(row, deps.baseUrl);
-    const demand = demandByGroup.get(formatGroupKey(target));
-    return demand === undefined ? target : { ...target, demand };
-  });
-  const alertingGroups = targets.filter(isAlertingGroup).length;
+  const inputs = await readPlanningInputs(deps, targets, cycleStartedAt);
+  const fullSweep = planRequests(targets, inputs.context);
+  const sweepRequests = countHttpRequests(fullSweep);
+  const alertingSweepRequests = countHttpRequests(
+    fullSweep.filter((request) => request.isAlerting),
+  );
+  const budgetPerMinute = addresses.reduce((sum, address) => sum + address.rate_per_minute, 0);
   const schedule =
-    live.workers === 0
+    addresses.length === 0
       ? undefined
       : computeFreshnessSchedule({
-          budgetPerMinute: live.budgetPerMinute,
+          budgetPerMinute,
           intervalMs: deps.intervalMs,
-          alertingGroups,
-          pageOnlyGroups: targets.length - alertingGroups,
+          alertingGroups: alertingSweepRequests,
+          pageOnlyGroups: sweepRequests - alertingSweepRequests,
         });
+  const isResting = (target: (typeof targets)[number]): boolean => {
+    if (schedule === undefined || target.lastCoveredAt === null) return false;
+    const period = target.isAlerting
+      ? schedule.alertingEveryIntervals
+      : schedule.pageOnlyEveryIntervals;
+    if (!Number.isFinite(period) || period <= 1) return false;
+    return target.lastCoveredAt >= cycleStartedAt - (period - 1) * deps.intervalMs;
+  };
+  const due = targets.filter((target) => !isResting(target));
+  const planned = planRequests(due, inputs.context);
   if (schedule !== undefined) {
+    // Spend the whole budget: leftover requests go to the stalest resting targets.
+    const leftover = Math.floor(schedule.requestsPerInterval) - countHttpRequests(planned);
+    if (leftover > 0) {
+      const resting = targets
+        .filter(isResting)
+        .sort((a, b) => (a.lastCoveredAt ?? 0) - (b.lastCoveredAt ?? 0))
+        .map((target) => ({ ...target, isAlerting: false }));
+      let spent = 0;
+      for (const request of planRequests(resting, inputs.context)) {
+        if (spent + request.httpRequests > leftover) break;
+        planned.push(request);
+        spent += request.httpRequests;
+      }
+    }
     await saveWatchFreshness(deps.db, {
       planned_at: new Date(cycleStartedAt),
       interval_ms: deps.intervalMs,
-      workers: live.workers,
-      budget_per_minute: live.budgetPerMinute,
-      alerting_groups: alertingGroups,
-      page_only_groups: targets.length - alertingGroups,
+      workers: Math.max(live.workers, addresses.length),
+      budget_per_minute: budgetPerMinute,
+      alerting_groups: targets.filter((target) => target.isAlerting).length,
+      page_only_groups: targets.filter((target) => !target.isAlerting).length,
       alerting_fresh_within_ms: schedule.alertingFreshWithinMs,
       all_fresh_within_ms: schedule.allFreshWithinMs,
     });
   }
-  const coolDownUntilByHost = new Map(
-    hosts
-      .filter((host) => host.cool_down_until !== null)
-      .map((host) => [host.host, host.cool_down_until!.getTime()]),
+  await pruneUpstreamRequests(deps.db, new Date(cycleStartedAt - REQUEST_LOG_RETENTION_MS));
+  return {
+    cycleStartedAt,
+    jobs: planned.map((request) => toJob(request, inputs, cycleStartedAt)),
+    sweepRequests,
+    alertingSweepRequests,
+    targetCount,
+    schedule,
+  };
+}
+
+/** The job that carries a planned request. */
+export function toJob(
+  request: PlannedRequest,
+  inputs: PlanningInputs,
+  cycleStartedAt: number,
+): RequestJob {
+  const seed = request.target.kind === 'location' ? request.target.seedStoreId : null;
+  return {
+    countryCode: request.countryCode,
+    target: request.target,
+    productIds: request.productIds,
+    storeIds: [...new Set(request.covers.map((target) => target.storeId))],
+    controlPart: inputs.controlByCountry.get(request.countryCode) ?? null,
+    location: seed === null ? null : (inputs.locationByStore.get(seed) ?? seed),
+    cycleStartedAt,
+  };
+}
+
+async function readPlanningInputs(
+  deps: Pick<PollerDeps, 'db' | 'partsPerRequest'> & { controlParts?: ReadonlyMap<string, string> },
+  targets: readonly PlanTarget[],
+  now: number,
+): Promise<PlanningInputs> {
+  const countries = [...new Set(targets.map((target) => target.countryCode))];
+  const [seedRows, invalidRows, busiest, partCounts, stores] = await Promise.all([
+    listLocationSeeds(deps.db),
+    listInvalidParts(deps.db, new Date(now - INVALID_PART_HOLD_MS)),
+    findBusiestParts(deps.db, new Date(now - CONTROL_WINDOW_MS)),
+    countPartsByProduct(deps.db, countries),
+    countries.length === 0
+      ? Promise.resolve([])
+      : deps.db
+          .selectFrom('stores')
+          .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
+          .select([
+            'stores.store_id',
+            'stores.postal_code',
+            'stores.city',
+            'countries.country_code',
+          ])
+          .where('countries.country_code', 'in', countries)
+          .execute(),
+  ]);
+  const invalid = new Set(invalidRows.map((row) => `${row.country_code}:${row.part_number}`));
+  const invalidPerProduct = new Map<string, number>();
+  for (const row of invalidRows) {
+    const key = `${row.country_code}:${row.product_id}`;
+    invalidPerProduct.set(key, (invalidPerProduct.get(key) ?? 0) + 1);
+  }
+  const controlByCountry = new Map<string, string>();
+  for (const country of countries) {
+    const configured = deps.controlParts?.get(country);
+    const seen = busiest.get(country)?.partNumber;
+    const control = configured ?? seen;
+    if (control !== undefined && !invalid.has(`${country}:${control}`))
+      controlByCountry.set(country, control);
+  }
+  const seeds = new Map(
+    seedRows
+      .filter((row) => row.store_ids !== null)
+      .map((row) => [row.seed_store_id, { storeIds: row.store_ids! }]),
   );
-  const neighbourIdsByStore = await listNearestNeighbourIds(
+  const neighbours = await listNearestNeighbourIds(
     deps.db,
     [...new Set(targets.map((target) => target.storeId))],
     EXPECTED_NEIGHBOURS_PER_ANSWER,
   );
-  const plan = planCycle(
-    targets,
-    { now: cycleStartedAt, cycleStartedAt, coolDownUntilByHost },
-    { neighbourIdsByStore, intervalMs: deps.intervalMs, schedule },
+  const locationByStore = new Map(
+    stores.map((store) => [store.store_id, chooseSeedLocation(store.postal_code, store.city)]),
   );
-  await pruneUpstreamRequests(deps.db, new Date(cycleStartedAt - REQUEST_LOG_RETENTION_MS));
-  return { cycleStartedAt, plan, targetCount, schedule };
+  return {
+    controlByCountry,
+    locationByStore,
+    context: {
+      seeds,
+      estimateNeighbours: (storeId) => neighbours.get(storeId) ?? [],
+      countParts: (countryCode, productId) =>
+        Math.max(
+          0,
+          (partCounts.get(`${countryCode}:${productId}`) ?? 0) -
+            (invalidPerProduct.get(`${countryCode}:${productId}`) ?? 0),
+        ),
+      partsPerRequest: deps.partsPerRequest,
+      reservedParts: (countryCode) => (controlByCountry.has(countryCode) ? 1 : 0),
+    },
+  };
+}
+
+/** A seed's location: the store's postal code, or its city where the country has none. */
+export function chooseSeedLocation(postalCode: string | null, city: string): string {
+  const code = postalCode?.trim() ?? '';
+  return code === '' ? city : code;
+}
+
+async function countPartsByProduct(
+  db: Db,
+  countries: readonly string[],
+): Promise<Map<string, number>> {
+  if (countries.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('product_models')
+    .select(['country_code', 'product_id'])
+    .select(sql<number>`count(*)`.as('parts'))
+    .where('country_code', 'in', countries)
+    .groupBy(['country_code', 'product_id'])
+    .execute();
+  return new Map(rows.map((row) => [`${row.country_code}:${row.product_id}`, Number(row.parts)]));
 }
 
 /** Totals of a cycle run in this process. */
 export type CycleReport = {
   cycleStartedAt: number;
-  groups: number;
+  targets: number;
+  planned: number;
   requests: number;
   polled: number;
   failed: number;
@@ -125,14 +304,14 @@ export type CycleReport = {
   alertsEnqueued: number;
 };
 
-/** Folds one poll outcome into a cycle report. */
+/** Folds one request's outcome into a cycle report. */
 export function countOutcome(report: CycleReport, outcome: PollOutcome): void {
   if (outcome.kind === 'polled') {
-    report.requests += 1;
+    report.requests += outcome.requests;
     report.polled += 1;
     report.alertsEnqueued += outcome.report.alertsEnqueued;
   } else if (outcome.kind === 'failed') {
-    report.requests += 1;
+    report.requests += outcome.requests;
     report.failed += 1;
   } else {
     report.skipped[outcome.reason] = (report.skipped[outcome.reason] ?? 0) + 1;
@@ -140,36 +319,24 @@ export function countOutcome(report: CycleReport, outcome: PollOutcome): void {
 }
 
 /**
- * Plans and runs a whole cycle in this process, one group after another, stalest first.
- * The pg-boss poller spreads the same work over workers; this form serves tests, the
- * benchmark and one-shot checks.
+ * Plans and runs a whole cycle in this process, one request after another. The pg-boss
+ * poller spreads the same work over workers; this form serves tests, the benchmark and
+ * one-shot checks.
  */
-export async function runWatchCycle(deps: PollerDeps): Promise<CycleReport> {
-  const { cycleStartedAt, plan, targetCount } = await planWatchCycle(deps);
+export async function runWatchCycle(
+  deps: PollerDeps & { controlParts?: ReadonlyMap<string, string> },
+): Promise<CycleReport> {
+  const { cycleStartedAt, jobs, targetCount } = await planWatchCycle(deps);
   const report: CycleReport = {
     cycleStartedAt,
-    groups: targetCount,
+    targets: targetCount,
+    planned: jobs.length,
     requests: 0,
     polled: 0,
     failed: 0,
     skipped: {},
     alertsEnqueued: 0,
   };
-  for (const skipped of plan.skipped) {
-    report.skipped[skipped.reason] = (report.skipped[skipped.reason] ?? 0) + 1;
-  }
-  for (const target of plan.due) {
-    const group: PollGroupKey = {
-      countryCode: target.countryCode,
-      productId: target.productId,
-      storeId: target.storeId,
-    };
-    countOutcome(report, await pollGroup(deps, group, cycleStartedAt));
-  }
+  for (const job of jobs) countOutcome(report, await pollRequest(deps, job));
   return report;
-}
-
-/** Singleton key of a group's poll job: one queued and one running per group at most. */
-export function formatPollJobKey(group: PollGroupKey): string {
-  return formatGroupKey(group);
 }

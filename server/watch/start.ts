@@ -29,19 +29,27 @@ export async function startConfiguredWatcher(options: {
     pollIntervalSeconds: config.watch.pollIntervalSeconds,
     upstreamRatePerMinute: config.watch.upstreamRatePerMinute,
     upstreamBurst: config.watch.upstreamBurst,
+    proxies: config.upstream.proxies,
+    isDirect: config.upstream.isDirect,
+    allowH2: config.upstream.allowH2,
+    partsPerRequest: config.upstream.partsPerRequest,
+    controlParts: config.upstream.controlParts,
+    coolDownSeconds: config.upstream.coolDownSeconds,
+    maxCoolDownSeconds: config.upstream.maxCoolDownSeconds,
     quietWindowMinutes: config.alerts.quietWindowMinutes,
     // What the watcher says by itself is worth seeing: queue errors, crashed polls, schema notices.
     log: (line) => log.warn(line),
     onCyclePlanned: cycleLog.recordPlanned,
-    onFreshness: (description) => log.info(`Request budget of all workers: ${description}`),
-    onPolled: (_group, outcome, cycleStartedAt) => {
+    onFreshness: (description) => log.info(`Request budget of all addresses: ${description}`),
+    onPolled: (_job, outcome, cycleStartedAt) => {
       cycleLog.recordPolled(cycleStartedAt, outcome);
       options.metrics?.recordPoll(outcome);
     },
   });
   log.debug(
     `Watcher polling ${config.upstream.baseUrl} every ${config.watch.pollIntervalSeconds} s ` +
-      `(at most ${config.watch.upstreamRatePerMinute} requests a minute, bursts of ${config.watch.upstreamBurst})`,
+      `(per address: ${config.watch.upstreamRatePerMinute} requests a minute, bursts of ${config.watch.upstreamBurst}; ` +
+      `${(config.upstream.isDirect ? 1 : 0) + config.upstream.proxies.length} addresses)`,
   );
   return {
     ...watcher,

@@ -2,24 +2,26 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { PgBoss } from 'pg-boss';
 import type { Db } from '#server/db/database.ts';
-import {
-  createTokenBucketLimiter,
-  type EndpointShape,
-  type FetchLike,
-} from '#shared/upstream/index.ts';
-import type { PollGroupKey } from '#shared/watch/index.ts';
+import type { EndpointShape } from '#shared/upstream/index.ts';
 import {
   deleteWatchWorker,
   upsertWatchWorker,
 } from '#server/db/repositories/watch-workers-repository.ts';
-import { describeFreshness } from '#shared/watch/index.ts';
-import { formatPollJobKey, planWatchCycle } from './plan-cycle.ts';
-import { pollGroup, type PollerDeps } from './poll-group.ts';
+import { touchEgressAddresses } from '#server/db/repositories/egress-repository.ts';
+import { describeFreshness, formatRequestKey } from '#shared/watch/index.ts';
+import {
+  createEgressAddresses,
+  declareEgressPool,
+  type EgressAddress,
+  type EgressPool,
+} from './egress.ts';
+import { planWatchCycle } from './plan-cycle.ts';
+import { pollRequest, type PollOutcome, type PollerDeps, type RequestJob } from './poll-request.ts';
 import { dropLegacyQueueSchema, QUEUE_SCHEMA } from './queue-schema.ts';
 
 /** pg-boss queue that plans a cycle; one queued and one running at most. */
 export const WATCH_CYCLE_QUEUE = 'shelfwatch-watch-cycle';
-/** pg-boss queue of one group's upstream request; its singleton key is the group. */
+/** pg-boss queue of one planned upstream request; its singleton key is the request. */
 export const WATCH_POLL_QUEUE = 'shelfwatch-watch-poll';
 
 /** Settings of a watcher process. */
@@ -30,26 +32,33 @@ export type WatcherOptions = {
   baseUrl: string;
   shape?: EndpointShape;
   pollIntervalSeconds: number;
+  /** Per egress address, shared by every process using it. */
   upstreamRatePerMinute: number;
   upstreamBurst: number;
   quietWindowMinutes: number;
-  /** Groups polled at once by this process; the token bucket paces them anyway. */
+  /** Proxy URLs; each is one more egress address. */
+  proxies?: readonly string[];
+  /** Ask directly too (default true). */
+  isDirect?: boolean;
+  allowH2?: boolean;
+  /** Addresses made by the caller (tests stand for several addresses this way); replaces proxies and direct. */
+  addresses?: readonly EgressAddress[];
+  partsPerRequest?: number;
+  controlParts?: ReadonlyMap<string, string>;
+  coolDownSeconds?: number;
+  maxCoolDownSeconds?: number;
+  /** Requests run at once by this process; the shared buckets pace them anyway. */
   concurrency?: number;
   /** Fraction of the interval a cycle may start early or late, so workers never beat in step. */
   jitterRatio?: number;
-  fetch?: FetchLike;
   now?: () => number;
   random?: () => number;
   log?: (line: string) => void;
-  /** Called after each poll job with its cycle's start (the server's cycle log, tests, the benchmark). */
-  onPolled?: (
-    group: PollGroupKey,
-    outcome: Awaited<ReturnType<typeof pollGroup>>,
-    cycleStartedAt: number,
-  ) => void;
+  /** Called after each request job with its cycle's start (the server's cycle log, tests, the benchmark). */
+  onPolled?: (job: RequestJob, outcome: PollOutcome, cycleStartedAt: number) => void;
   /** Called once a cycle this process planned has queued its due groups. */
   onCyclePlanned?: (cycleStartedAt: number, dueCount: number) => void;
-  /** Called with "every group fresh within N min" when what the total budget gives changes. */
+  /** Called with "every target fresh within N min" when what the total budget gives changes. */
   onFreshness?: (description: string) => void;
 };
 
@@ -72,7 +81,6 @@ const SUPERVISE_SECONDS = 10;
 const HEARTBEAT_MS = 30_000;
 
 type CycleJob = { reason: string };
-type PollJob = PollGroupKey & { cycleStartedAt: number };
 
 /**
  * Starts the poller on pg-boss: a cycle job re-schedules itself every interval with jitter
@@ -85,22 +93,35 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
   const log = options.log ?? (() => undefined);
   const intervalMs = options.pollIntervalSeconds * 1000;
   const jitterRatio = options.jitterRatio ?? 0.1;
-  const deps: PollerDeps = {
+  const addresses =
+    options.addresses ??
+    createEgressAddresses({
+      proxies: options.proxies ?? [],
+      isDirect: options.isDirect ?? true,
+      allowH2: options.allowH2 ?? true,
+    });
+  const pool: EgressPool = {
+    addresses,
+    ratePerMinute: options.upstreamRatePerMinute,
+    burst: options.upstreamBurst,
+    baseCoolDownMs: (options.coolDownSeconds ?? 300) * 1000,
+    maxCoolDownMs:
+      Math.max(options.coolDownSeconds ?? 300, options.maxCoolDownSeconds ?? 3600) * 1000,
+  };
+  const deps: PollerDeps & { controlParts?: ReadonlyMap<string, string> } = {
     db: options.db,
-    fetch: options.fetch ?? ((url, init) => fetch(url, init)),
     now,
     random,
-    limiter: createTokenBucketLimiter({
-      capacity: options.upstreamBurst,
-      refillPerSecond: options.upstreamRatePerMinute / 60,
-      now,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    }),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    pool,
     baseUrl: options.baseUrl,
-    shape: options.shape ?? 'fulfillment-messages',
+    shape: options.shape ?? 'pickup-message',
     intervalMs,
     quietWindowMs: options.quietWindowMinutes * 60_000,
+    partsPerRequest: options.partsPerRequest ?? 40,
+    controlParts: options.controlParts,
   };
+  await declareEgressPool(options.db, pool, now());
   const droppedVersion = await dropLegacyQueueSchema(options.db);
   if (droppedVersion !== undefined)
     log(
@@ -118,15 +139,20 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     monitorIntervalSeconds: SUPERVISE_SECONDS,
   });
   boss.on('error', (error) => log(`watcher queue error: ${error.message}`));
-  // Declares this worker's budget: the planner splits the sum of all live workers' budgets.
+  // Declares this worker alive; the budget is the egress addresses', whoever uses them.
   const worker = {
     id: randomUUID(),
     label: `${os.hostname()}:${process.pid}`,
-    budgetPerMinute: options.upstreamRatePerMinute,
+    budgetPerMinute: options.upstreamRatePerMinute * addresses.length,
   };
   const sayAlive = async (): Promise<void> => {
     try {
       await upsertWatchWorker(options.db, { ...worker, seenAt: new Date(now()) });
+      await touchEgressAddresses(
+        options.db,
+        addresses.map((address) => address.label),
+        new Date(now()),
+      );
     } catch (error) {
       log(
         `watch worker heartbeat failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -165,22 +191,22 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     }
     try {
       await sayAlive();
-      const { cycleStartedAt, plan, schedule } = await planWatchCycle(deps);
+      const planned = await planWatchCycle(deps);
+      const { cycleStartedAt, schedule } = planned;
       const freshness = schedule === undefined ? '' : describeFreshness(schedule);
       if (freshness !== lastFreshness) {
         lastFreshness = freshness;
         options.onFreshness?.(freshness);
       }
-      const jobs = plan.due.map((target, index) => ({
-        data: {
-          countryCode: target.countryCode,
-          productId: target.productId,
-          storeId: target.storeId,
-          cycleStartedAt,
-        } satisfies PollJob,
-        singletonKey: formatPollJobKey(target),
-        // Jobs inserted together share a creation time, so the priority carries the staleness order.
-        priority: plan.due.length - index,
+      const jobs = planned.jobs.map((job, index) => ({
+        data: job,
+        singletonKey: formatRequestKey({
+          countryCode: job.countryCode,
+          target: job.target,
+          productIds: job.productIds,
+        }),
+        // Jobs inserted together share a creation time, so the priority carries the plan's order.
+        priority: planned.jobs.length - index,
       }));
       for (let start = 0; start < jobs.length; start += 500) {
         await boss.insert(WATCH_POLL_QUEUE, jobs.slice(start, start + 500));
@@ -196,19 +222,18 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     // pg-boss waits out its polling interval after every fetch, even a fruitful one, so each
     // worker takes a small batch (in priority order) to keep up with cycles where most
     // groups are skipped as covered in a few milliseconds.
-    await boss.work<PollJob>(
+    await boss.work<RequestJob>(
       WATCH_POLL_QUEUE,
       { pollingIntervalSeconds: 0.5, batchSize: POLL_BATCH_SIZE },
       async (jobs) => {
         for (const job of jobs) {
-          const { cycleStartedAt, ...group } = job.data;
           try {
-            const outcome = await pollGroup(deps, group, cycleStartedAt);
-            options.onPolled?.(group, outcome, cycleStartedAt);
+            const outcome = await pollRequest(deps, job.data);
+            options.onPolled?.(job.data, outcome, job.data.cycleStartedAt);
           } catch (error) {
-            // One group's database trouble must not sink the rest of the batch; the next cycle asks again.
+            // One request's database trouble must not sink the rest of the batch; the next cycle asks again.
             log(
-              `watch poll ${formatPollJobKey(group)} crashed: ${error instanceof Error ? error.message : String(error)}`,
+              `watch request ${formatRequestKey(job.data)} crashed: ${error instanceof Error ? error.message : String(error)}`,
             );
           }
         }
@@ -223,6 +248,9 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
       // stop() resolves once the workers have finished (pg-boss 12 has no `wait` switch).
       await boss.stop({ graceful: true, timeout: 5000 });
       await deleteWatchWorker(options.db, worker.id);
+      if (options.addresses === undefined) {
+        await Promise.all(addresses.map((address) => address.close()));
+      }
     },
   };
 }

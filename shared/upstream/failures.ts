@@ -1,10 +1,11 @@
 import type { EndpointShape, UpstreamFailure, UpstreamFailureKind } from './types.ts';
 
-// Cool-downs chosen to outlast Apple's bot screens: a 541 is a deliberate block that
-// tends to last longer than a 503 or 429, and an HTML page where JSON was expected is
-// usually a challenge page, so it is treated like a block.
+// First cool-downs after a block, from public reports (shared by the checkers that paced
+// themselves out of Apple's 541s in 2025-2026): 5 minutes after a 541, 503 or 429. The
+// caller doubles them on repeats (server/watch/egress). An HTML page where JSON was
+// expected is usually a challenge page, so it is treated like a block too.
 const BLOCKED_COOL_DOWN_SECONDS: Readonly<Record<number, number>> = {
-  541: 900,
+  541: 300,
   503: 300,
   429: 300,
 };

@@ -65,7 +65,10 @@ export function parsePickupDocument(
   const rawStores = list?.stores;
   if (rawStores === undefined || rawStores.length === 0) {
     const errorMessage = list?.errorMessage?.trim() || body.errorMessage?.trim();
-    if (errorMessage) return fail(createFailure('upstream_error', errorMessage));
+    if (errorMessage) {
+      const kind = isInvalidPartsMessage(errorMessage) ? 'invalid_parts' : 'upstream_error';
+      return fail(createFailure(kind, errorMessage));
+    }
     const headStatus = head?.status === undefined ? '200' : String(head.status);
     if (headStatus !== '200') {
       return fail(createFailure('upstream_error', `Upstream head.status was ${headStatus}`));
@@ -85,6 +88,15 @@ export function parsePickupDocument(
   }
   const location = list?.location?.trim() || null;
   return { ok: true, value: { location, stores, skippedStoreCount } };
+}
+
+// Apple's wording when a requested part is unknown or not sold there ("Product(s) Invalid or
+// not buyable"): the whole answer carries no stores, so the caller must find the part at fault.
+const INVALID_PARTS_PATTERN = /invalid or not buyable/i;
+
+/** True when an upstream error message says a requested part is invalid or not buyable. */
+export function isInvalidPartsMessage(message: string): boolean {
+  return INVALID_PARTS_PATTERN.test(message);
 }
 
 // The newer shape puts stores on body itself; prefer whichever block actually has them.

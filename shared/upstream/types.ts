@@ -59,7 +59,14 @@ export type PickupAnswer = ParsedPickup & {
 
 /** Why an upstream call produced no usable stores. */
 export type UpstreamFailureKind =
-  'blocked' | 'http' | 'html' | 'upstream_error' | 'malformed' | 'network';
+  | 'blocked'
+  | 'http'
+  | 'html'
+  | 'upstream_error'
+  | 'invalid_parts'
+  | 'implausible'
+  | 'malformed'
+  | 'network';
 
 /** A typed failure; callers turn it into `unknown` observations, never `unavailable`. */
 export type UpstreamFailure = {

@@ -3,5 +3,6 @@
 export * from './alert-channels.ts';
 export * from './planner.ts';
 export * from './quiet-window.ts';
+export * from './request-planner.ts';
 export * from './types.ts';
 export * from './freshness.ts';

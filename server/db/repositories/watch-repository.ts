@@ -88,6 +88,9 @@ export async function markTargetsCovered(
     .updateTable('poll_targets')
     .set({
       last_covered_at: sql<Date>`greatest(coalesce(last_covered_at, ${coverage.covered_at}), ${coverage.covered_at})`,
+      last_requested_at: sql<Date>`greatest(coalesce(last_requested_at, ${coverage.covered_at}), ${coverage.covered_at})`,
+      consecutive_failures: 0,
+      last_failure_kind: null,
     })
     .where('country_code', '=', coverage.country_code)
     .where('product_id', '=', coverage.product_id)
@@ -410,4 +413,54 @@ export async function findAlertNames(
     ])
     .where('stores.store_id', '=', query.storeId)
     .executeTakeFirst();
+}
+
+/**
+ * Targets of these product types at these stores that no answer covered since `since`:
+ * whether a planned request is still worth its token.
+ */
+export async function countUncoveredTargets(
+  db: Executor,
+  scope: {
+    country_code: string;
+    product_ids: readonly string[];
+    store_ids: readonly string[];
+    since: Date;
+  },
+): Promise<number> {
+  if (scope.product_ids.length === 0 || scope.store_ids.length === 0) return 0;
+  const row = await db
+    .selectFrom('poll_targets')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('country_code', '=', scope.country_code)
+    .where('product_id', 'in', scope.product_ids)
+    .where('store_id', 'in', scope.store_ids)
+    .where((eb) =>
+      eb.or([eb('last_covered_at', 'is', null), eb('last_covered_at', '<', scope.since)]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The models of these product types in a country, and any extra parts (the control) it sells. */
+export async function listRequestModels(
+  db: Executor,
+  scope: { country_code: string; product_ids: readonly string[]; extra_parts: readonly string[] },
+): Promise<{ product_id: string; part_number: string; display_name: string }[]> {
+  if (scope.product_ids.length === 0) return [];
+  return await db
+    .selectFrom('product_models')
+    .select(['product_id', 'part_number', 'display_name'])
+    .where('country_code', '=', scope.country_code)
+    .where((eb) =>
+      scope.extra_parts.length === 0
+        ? eb('product_id', 'in', scope.product_ids)
+        : eb.or([
+            eb('product_id', 'in', scope.product_ids),
+            eb('part_number', 'in', scope.extra_parts),
+          ]),
+    )
+    .orderBy('product_id')
+    .orderBy('display_name')
+    .execute();
 }

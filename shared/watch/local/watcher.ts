@@ -102,6 +102,10 @@ export function describeFailure(failure: UpstreamFailure): string {
     case 'malformed':
     case 'upstream_error':
       return 'Apple sent an answer that could not be read';
+    case 'invalid_parts':
+      return 'Apple says a watched model is invalid or not sold there';
+    case 'implausible':
+      return 'Apple reported even its most common model unavailable everywhere: the answer was not believed';
     case 'network':
       return "Apple's servers could not be reached (offline?)";
     case 'http':

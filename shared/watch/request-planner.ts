@@ -1,0 +1,271 @@
+// Turns the watched (store, product type) targets that are due into as few upstream requests
+// as the stores' answer lists allow. Apple's pickup-message answers `location=` (a postal code
+// or city) with the ~12 nearest stores of that country and `store=` with that one store, for
+// every part in the query. So a request is (country, location seed, parts): the seeds are
+// chosen by greedy set cover over the store lists that answers actually carried, and the
+// parts of every product type due at the stores a seed covers are packed into it, up to the
+// per-request limit. A target stands for all (store, part) pairs of one product type at one
+// store: a type's parts always travel together, so one answer covers the whole target.
+
+/** One watched (country, product type, store) and how urgent it is. */
+export type PlanTarget = {
+  countryCode: string;
+  productId: string;
+  storeId: string;
+  /** A search of the target alerts (a preferred model and a channel on). */
+  isAlerting: boolean;
+};
+
+/** What answers taught about one store's location seed. */
+export type SeedKnowledge = {
+  /** Stores the last answer for this seed listed (in the seed's country). */
+  storeIds: readonly string[];
+};
+
+/** Everything planning reads besides the targets. */
+export type RequestPlanContext = {
+  /** Learned answer lists per seed store (the store whose postal code or city is asked). */
+  seeds: ReadonlyMap<string, SeedKnowledge>;
+  /**
+   * Stores an answer for a seed not yet asked is expected to list besides the seed's own
+   * store (its known nearest neighbours); without it only the store itself is counted.
+   */
+  estimateNeighbours?: (storeId: string) => readonly string[];
+  /** Parts one product type has in the country (after invalid parts are left out). */
+  countParts: (countryCode: string, productId: string) => number;
+  /** Most parts in one request, the control part included. */
+  partsPerRequest: number;
+  /** Slots kept free for the country's control part (0 or 1). */
+  reservedParts: (countryCode: string) => number;
+};
+
+/** Where a request asks: a seed's location, or one store alone. */
+export type RequestTarget =
+  { kind: 'location'; seedStoreId: string } | { kind: 'store'; storeId: string };
+
+/** One planned upstream question (more than one HTTP request only when a type alone exceeds the limit). */
+export type PlannedRequest = {
+  countryCode: string;
+  target: RequestTarget;
+  productIds: string[];
+  /** Stores the answer is expected to list. */
+  expectedStoreIds: string[];
+  /** Targets this request is expected to cover. */
+  covers: PlanTarget[];
+  isAlerting: boolean;
+  /** HTTP requests it takes: 1, or more when one product type has more parts than fit. */
+  httpRequests: number;
+};
+
+/** Stable key of a target. */
+export function formatTargetKey(
+  target: Pick<PlanTarget, 'countryCode' | 'productId' | 'storeId'>,
+): string {
+  return `${target.countryCode}:${target.productId}:${target.storeId}`;
+}
+
+/** Stable key of a planned request, for job singleton keys. */
+export function formatRequestKey(
+  request: Pick<PlannedRequest, 'countryCode' | 'target' | 'productIds'>,
+): string {
+  const where =
+    request.target.kind === 'location'
+      ? `location:${request.target.seedStoreId}`
+      : `store:${request.target.storeId}`;
+  return `${request.countryCode}:${where}:${[...request.productIds].sort().join(',')}`;
+}
+
+/**
+ * Plans requests for the given targets, which arrive in priority order (the caller puts
+ * alerting and stale targets first). Alerting targets are planned first; page-only targets
+ * then fill the free part slots of those requests before seeds are chosen for the rest.
+ */
+export function planRequests(
+  targets: readonly PlanTarget[],
+  context: RequestPlanContext,
+): PlannedRequest[] {
+  const byCountry = new Map<string, PlanTarget[]>();
+  for (const target of targets) {
+    const list = byCountry.get(target.countryCode) ?? [];
+    list.push(target);
+    byCountry.set(target.countryCode, list);
+  }
+  const alerting: PlannedRequest[] = [];
+  const pageOnly: PlannedRequest[] = [];
+  for (const [countryCode, list] of byCountry) {
+    const firstPass = planCountry(
+      countryCode,
+      list.filter((target) => target.isAlerting),
+      context,
+      true,
+    );
+    const remaining = fillFreeSlots(
+      firstPass,
+      list.filter((target) => !target.isAlerting),
+      context,
+    );
+    alerting.push(...firstPass);
+    pageOnly.push(...planCountry(countryCode, remaining, context, false));
+  }
+  return [...alerting, ...pageOnly];
+}
+
+/** HTTP requests a plan takes in all. */
+export function countHttpRequests(plan: readonly PlannedRequest[]): number {
+  return plan.reduce((sum, request) => sum + request.httpRequests, 0);
+}
+
+/** The stores an answer for this seed is expected to list. */
+export function expectSeedStores(
+  seedStoreId: string,
+  context: RequestPlanContext,
+): readonly string[] {
+  const known = context.seeds.get(seedStoreId);
+  if (known !== undefined) return known.storeIds;
+  return [seedStoreId, ...(context.estimateNeighbours?.(seedStoreId) ?? [])];
+}
+
+function planCountry(
+  countryCode: string,
+  targets: readonly PlanTarget[],
+  context: RequestPlanContext,
+  isAlerting: boolean,
+): PlannedRequest[] {
+  if (targets.length === 0) return [];
+  const byStore = new Map<string, PlanTarget[]>();
+  for (const target of targets) {
+    const list = byStore.get(target.storeId) ?? [];
+    list.push(target);
+    byStore.set(target.storeId, list);
+  }
+  // Candidates: every seed an answer taught us about, and every store still to cover.
+  const candidates = new Map<string, readonly string[]>();
+  for (const seedStoreId of context.seeds.keys()) {
+    candidates.set(seedStoreId, expectSeedStores(seedStoreId, context));
+  }
+  for (const storeId of byStore.keys()) {
+    if (!candidates.has(storeId)) candidates.set(storeId, expectSeedStores(storeId, context));
+  }
+  const chosen: { seed: string; stores: string[] }[] = [];
+  // Lazy greedy: a candidate's gain only shrinks as stores get covered.
+  const gainOf = (stores: readonly string[]): number =>
+    stores.reduce((sum, storeId) => sum + (byStore.get(storeId)?.length ?? 0), 0);
+  const queue = [...candidates]
+    .map(([seed, stores]) => ({ seed, stores, gain: gainOf(stores) }))
+    .filter((entry) => entry.gain > 0)
+    .sort((a, b) => b.gain - a.gain || a.seed.localeCompare(b.seed));
+  while (queue.length > 0 && byStore.size > 0) {
+    const head = queue.shift()!;
+    const fresh = gainOf(head.stores);
+    if (fresh === 0) continue;
+    const next = queue[0];
+    if (next !== undefined && fresh < next.gain) {
+      head.gain = fresh;
+      const at = queue.findIndex((entry) => entry.gain < fresh);
+      queue.splice(at === -1 ? queue.length : at, 0, head);
+      continue;
+    }
+    const covered = head.stores.filter((storeId) => byStore.has(storeId));
+    chosen.push({ seed: head.seed, stores: covered });
+    for (const storeId of covered) byStore.delete(storeId);
+  }
+  const targetsByStore = new Map<string, PlanTarget[]>();
+  for (const target of targets) {
+    const list = targetsByStore.get(target.storeId) ?? [];
+    list.push(target);
+    targetsByStore.set(target.storeId, list);
+  }
+  const requests: PlannedRequest[] = [];
+  for (const { seed, stores } of chosen) {
+    const assigned = stores.flatMap((storeId) => targetsByStore.get(storeId) ?? []);
+    const expected = [...expectSeedStores(seed, context)];
+    requests.push(
+      ...packRequests(
+        countryCode,
+        { kind: 'location', seedStoreId: seed },
+        expected,
+        assigned,
+        context,
+        isAlerting,
+      ),
+    );
+  }
+  // A store no seed's answer lists (its own seed was asked and left it out) is asked alone.
+  for (const [storeId, left] of byStore) {
+    requests.push(
+      ...packRequests(
+        countryCode,
+        { kind: 'store', storeId },
+        [storeId],
+        left,
+        context,
+        isAlerting,
+      ),
+    );
+  }
+  return requests;
+}
+
+/** Packs the targets' product types into requests of at most the per-request part limit. */
+function packRequests(
+  countryCode: string,
+  target: RequestTarget,
+  expectedStoreIds: string[],
+  targets: readonly PlanTarget[],
+  context: RequestPlanContext,
+  isAlerting: boolean,
+): PlannedRequest[] {
+  const capacity = Math.max(1, context.partsPerRequest - context.reservedParts(countryCode));
+  const productIds = [...new Set(targets.map((t) => t.productId))];
+  const bins: { productIds: string[]; parts: number }[] = [];
+  for (const productId of productIds) {
+    const parts = Math.max(1, context.countParts(countryCode, productId));
+    const bin = parts > capacity ? undefined : bins.find((b) => b.parts + parts <= capacity);
+    if (bin === undefined) bins.push({ productIds: [productId], parts });
+    else {
+      bin.productIds.push(productId);
+      bin.parts += parts;
+    }
+  }
+  return bins.map((bin) => ({
+    countryCode,
+    target,
+    productIds: bin.productIds,
+    expectedStoreIds,
+    covers: targets.filter((t) => bin.productIds.includes(t.productId)),
+    isAlerting,
+    httpRequests: Math.max(1, Math.ceil(bin.parts / capacity)),
+  }));
+}
+
+/**
+ * Adds page-only targets to the alerting requests whose answers will list their stores, as
+ * far as free part slots allow; answers the page-only targets still to plan.
+ */
+function fillFreeSlots(
+  requests: PlannedRequest[],
+  pageOnly: readonly PlanTarget[],
+  context: RequestPlanContext,
+): PlanTarget[] {
+  const left: PlanTarget[] = [];
+  for (const target of pageOnly) {
+    const isPlanned = requests.some((request) => {
+      if (!request.expectedStoreIds.includes(target.storeId)) return false;
+      if (request.productIds.includes(target.productId)) {
+        request.covers.push(target);
+        return true;
+      }
+      const capacity = context.partsPerRequest - context.reservedParts(request.countryCode);
+      const used = request.productIds.reduce(
+        (sum, productId) => sum + context.countParts(request.countryCode, productId),
+        0,
+      );
+      if (used + context.countParts(target.countryCode, target.productId) > capacity) return false;
+      request.productIds.push(target.productId);
+      request.covers.push(target);
+      return true;
+    });
+    if (!isPlanned) left.push(target);
+  }
+  return left;
+}
