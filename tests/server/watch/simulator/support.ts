@@ -54,6 +54,8 @@ export async function startSimulatorHarness(
     startMs?: number;
     /** Apple today unless set; LEGACY_SIMULATOR_BEHAVIOUR for the 2021-2024 service. */
     behaviour?: Partial<SimulatorBehaviour>;
+    /** Address the simulator listens on; "localhost" unless set. */
+    host?: string;
   } = {},
 ): Promise<SimulatorHarness> {
   let nowMs = options.startMs ?? START_MS;
@@ -63,6 +65,7 @@ export async function startSimulatorHarness(
   const simulator = await startUpstreamSimulator({
     ...options.behaviour,
     port: await getFreePort(),
+    host: options.host,
     seed: options.seed ?? 7,
     changeEverySeconds: options.changeEverySeconds,
     stores: STORE_SEEDS,
@@ -88,7 +91,8 @@ export async function startSimulatorHarness(
         request,
       ),
     control: async (method, path, body) => {
-      const response = await fetch(`${simulator.url}${path}`, {
+      // The aliases are IPv4, so the simulator is asked on its IPv4 loopback address.
+      const response = await fetch(`http://127.0.0.1:${simulator.port}${path}`, {
         method,
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body:
