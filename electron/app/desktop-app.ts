@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import electronUpdater from 'electron-updater';
 import path from 'node:path';
 import type {
   App,
+  AutoUpdater,
   BrowserWindow,
   BrowserWindowConstructorOptions,
+  Dialog,
   IpcMain,
   Menu,
   MenuItemConstructorOptions,
@@ -11,6 +14,7 @@ import type {
   PowerMonitor,
   Protocol,
   SafeStorage,
+  Net,
   Screen,
   Session,
   Shell,
@@ -18,9 +22,17 @@ import type {
 import { IPC_EVENT_CHANNELS } from '#shared/desktop/ipc-contract.ts';
 import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import type { DesktopNotice } from '#shared/desktop/local-search.ts';
-import { createTokenBucketLimiter } from '#shared/upstream/index.ts';
+import type { DesktopWatchStatus } from '#shared/desktop/local-search.ts';
+import { createTokenBucketLimiter, resolveCountryBase } from '#shared/upstream/index.ts';
 import { createLocalWatcher } from '#shared/watch/local/index.ts';
-import { applyLaunchAtLogin } from '#electron/app/login-item.ts';
+import {
+  applyLaunchAtLogin,
+  reconcileLaunchAtLogin,
+  wasOpenedAtLogin,
+} from '#electron/app/login-item.ts';
+import { offerMoveToApplications } from '#electron/app/move-to-applications.ts';
+import { createAppNapGuard, type PowerSaveBlockerLike } from '#electron/power/app-nap-guard.ts';
+import { createWakeGuard } from '#electron/power/wake-guard.ts';
 import type { DesktopConfig } from '#electron/config/desktop-config.ts';
 import {
   createIpcDispatcher,
@@ -50,7 +62,7 @@ import {
   type UpdateService,
   type UpdateState,
 } from '#electron/updates/update-service.ts';
-import { openExternalSafely } from '#electron/window/external-url.ts';
+import { buildExternalAllowList, openExternalSafely } from '#electron/window/external-url.ts';
 import { denyPermissions, guardWebContents } from '#electron/window/navigation-guard.ts';
 import { buildMainWindowOptions } from '#electron/window/window-options.ts';
 import { restoreBounds, trackWindowBounds } from '#electron/window/window-state.ts';
@@ -71,7 +83,17 @@ export type ElectronApi = {
     | 'getPath'
     | 'setLoginItemSettings'
     | 'getLoginItemSettings'
-  >;
+    | 'isInApplicationsFolder'
+    | 'moveToApplicationsFolder'
+  > & {
+    /** macOS only: the Dock icon. */
+    dock?: Pick<NonNullable<App['dock']>, 'show' | 'hide'>;
+  };
+  /** Squirrel.Mac: its quitAndInstall closes the windows before before-quit fires. */
+  autoUpdater: Pick<AutoUpdater, 'on'>;
+  net: Pick<Net, 'isOnline'>;
+  powerSaveBlocker: PowerSaveBlockerLike;
+  dialog: Pick<Dialog, 'showMessageBox'>;
   BrowserWindow: new (options: BrowserWindowConstructorOptions) => BrowserWindow;
   ipcMain: Pick<IpcMain, 'handle'>;
   protocol: Pick<Protocol, 'registerSchemesAsPrivileged' | 'handle'>;
@@ -80,6 +102,7 @@ export type ElectronApi = {
   };
   Notification: NotificationClass;
   Tray: new (image: NativeImage) => {
+    on: (event: 'mouse-enter', listener: () => void) => unknown;
     setContextMenu: (menu: Menu) => void;
     setToolTip: (text: string) => void;
     setTitle: (title: string) => void;
@@ -111,6 +134,14 @@ export type DesktopAppHandle = {
   showPath: (appPath: string) => void;
 };
 
+/** Where macOS lets a user allow an app's notifications (System Settings > Notifications). */
+const NOTIFICATION_SETTINGS_URL =
+  'x-apple.systempreferences:com.apple.Notifications-Settings.extension';
+/** Apple's store pages; the watch may point at the simulator, the pages stay Apple's. */
+const APPLE_WEB_URL = 'https://www.apple.com';
+/** The tray's "Last check"/"Next check" rows are in minutes: rebuilt this often. */
+const TRAY_REFRESH_MS = 30_000;
+
 const setTimer = (fn: () => void, ms: number) => {
   const timer = setTimeout(fn, ms);
   return () => clearTimeout(timer);
@@ -139,6 +170,13 @@ export async function startDesktopApp(
   const { store, notices: startNotices } = openAppStore({ cwd: app.getPath('userData') });
   const notices: DesktopNotice[] = [...startNotices];
   const catalog = createDesktopCatalog();
+  const storeSlugs = new Map(
+    catalog
+      .listStores()
+      .flatMap((store) =>
+        store.store_slug === null ? [] : [[store.store_id, store.store_slug] as const],
+      ),
+  );
   const loginSettings = createLoginSettingsResolver(config, options.fetch ?? fetch);
   const session = createAuthSession({
     settings: loginSettings,
@@ -148,15 +186,27 @@ export async function startDesktopApp(
   });
   await session.restore();
   let window: BrowserWindow | null = null;
+  // One quitting state for every way out: Quit (before-quit), an update's restart
+  // (before-quit-for-update: Squirrel closes the windows before before-quit fires) and the
+  // moment "Restart to Update" is chosen. While it is set, closing the window closes it.
   let isQuitting = false;
   let isUserPaused = false;
+  let notificationProblem: string | null = null;
+  let trayRefresh: ReturnType<typeof setInterval> | null = null;
   let updates: UpdateService | null = null;
   let updateState: UpdateState = { status: 'disabled', version: null, message: null };
 
   const sendToWindow = (channel: string, payload?: unknown) => {
     if (window !== null && !window.isDestroyed()) window.webContents.send(channel, payload);
   };
-  const openExternal = (url: string) => openExternalSafely(electron.shell, url);
+  const allowList = buildExternalAllowList({
+    siteUrl: config.siteUrl,
+    supportEmail: config.appConfig.supportEmail,
+  });
+  // Links from the window (and the store page action) go through the allow-list; the login
+  // page of the configured provider is opened by the main process itself.
+  const openExternal = (url: string) => openExternalSafely(electron.shell, url, allowList);
+  const openLoginPage = (url: string) => openExternalSafely(electron.shell, url);
 
   const createWindow = (initialPath: string): BrowserWindow => {
     const created = new electron.BrowserWindow(
@@ -193,6 +243,13 @@ export async function startDesktopApp(
     window.focus();
     sendToWindow(IPC_EVENT_CHANNELS.navigate, { path: appPath });
   };
+  /** Shows or hides the Dock icon (macOS); hidden, the app lives in the menu bar only. */
+  function applyDockIcon(shown: boolean) {
+    const { dock } = app;
+    if (dock === undefined) return;
+    if (shown) dock.show().catch((error: unknown) => log('Could not show the Dock icon', error));
+    else dock.hide();
+  }
   const showWindow = () => {
     if (window === null || window.isDestroyed()) window = createWindow('/');
     else {
@@ -206,6 +263,24 @@ export async function startDesktopApp(
     Notification: electron.Notification,
     isEnabled: () => store.get('settings').notifications_enabled,
     openSearch: (searchId) => showPath(`/search/${encodeURIComponent(searchId)}`),
+    openUrl: (url) => {
+      openExternal(url).catch((error: unknown) => log('Could not open a link', error));
+    },
+    findStorePageUrl: (alert) => {
+      const store = catalog.findStore(alert.storeId);
+      const slug = storeSlugs.get(alert.storeId);
+      if (store === undefined || slug === undefined) return null;
+      return `${resolveCountryBase(APPLE_WEB_URL, store.country_code)}retail/${slug}/`;
+    },
+    onFailed: (error) => {
+      notificationProblem = error.trim() === '' ? 'macOS refused them' : error.trim();
+      reportStatusChange();
+    },
+    onShown: () => {
+      if (notificationProblem === null) return;
+      notificationProblem = null;
+      reportStatusChange();
+    },
     log,
   });
   const limiter = createTokenBucketLimiter({
@@ -238,22 +313,61 @@ export async function startDesktopApp(
     loadState: () => store.get('watch'),
     saveState: (state) => store.set('watch', state),
     notify: (alert) => notifier.notifyAlert(alert),
-    onStatus: () => {
-      updateTray();
-      sendToWindow(IPC_EVENT_CHANNELS.watchChanged);
-    },
+    onStatus: () => reportStatusChange(),
   });
+  const appNap = createAppNapGuard({
+    powerSaveBlocker: electron.powerSaveBlocker,
+    setTimer,
+    now: Date.now,
+  });
+  const wake = createWakeGuard({
+    isOnline: () => electron.net.isOnline(),
+    resume: () => watcher.resume(),
+    pause: () => watcher.pause(),
+    isUserPaused: () => isUserPaused,
+    setTimer,
+    now: Date.now,
+    log,
+    onWaitingChange: () => reportStatusChange(),
+  });
+  /** The watch loop's status with what the app adds: notification trouble, waiting for the network. */
+  const getStatus = (): DesktopWatchStatus => ({
+    ...watcher.getStatus(),
+    notification_problem: notificationProblem,
+    is_waiting_for_network: wake.isWaitingForNetwork(),
+  });
+  function reportStatusChange() {
+    appNap.update(getStatus());
+    updateTray();
+    sendToWindow(IPC_EVENT_CHANNELS.watchChanged);
+  }
   const checkNow = () => watcher.checkNow();
   const setPaused = async (paused: boolean) => {
     isUserPaused = paused;
-    if (paused) watcher.pause();
-    else await watcher.resume();
+    if (paused) {
+      wake.stop();
+      watcher.pause();
+    } else await watcher.resume();
     updateTray();
-    return watcher.getStatus();
+    return getStatus();
+  };
+  const markQuitting = () => {
+    if (isQuitting) return;
+    isQuitting = true;
+    watcher.stop();
+    updates?.stop();
+    wake.stop();
+    appNap.stop();
+    if (trayRefresh !== null) clearInterval(trayRefresh);
+  };
+  const restartToUpdate = () => {
+    if (updates?.getState().status !== 'ready') return;
+    markQuitting();
+    updates.restartToUpdate();
   };
   function updateTray() {
     const menu = buildTrayMenu(
-      watcher.getStatus(),
+      getStatus(),
       Date.now(),
       {
         open: showWindow,
@@ -261,7 +375,20 @@ export async function startDesktopApp(
         togglePause: () => void setPaused(!isUserPaused),
         quit: () => app.quit(),
       },
-      { extraItems: buildUpdateMenuItems(updateState, () => updates?.restartToUpdate()) },
+      {
+        extraItems: buildUpdateMenuItems(updateState, restartToUpdate),
+        notificationProblem:
+          notificationProblem === null
+            ? null
+            : {
+                message: notificationProblem,
+                openSettings: () => {
+                  electron.shell
+                    .openExternal(NOTIFICATION_SETTINGS_URL)
+                    .catch((error: unknown) => log('Could not open System Settings', error));
+                },
+              },
+      },
     );
     tray.setToolTip(menu.tooltip);
     if (menu.title !== undefined) tray.setTitle(menu.title);
@@ -294,7 +421,8 @@ export async function startDesktopApp(
 
   const account = createAccountBridge({
     session,
-    startLogin: () => startDesktopLogin({ settings: loginSettings, session, openExternal }),
+    startLogin: () =>
+      startDesktopLogin({ settings: loginSettings, session, openExternal: openLoginPage }),
     apiBaseUrl: config.siteUrl,
     fetch: options.fetch ?? fetch,
     onChange: () => {
@@ -307,7 +435,7 @@ export async function startDesktopApp(
     searches,
     catalog,
     watch: {
-      getStatus: () => watcher.getStatus(),
+      getStatus,
       checkNow,
       setPaused,
       reschedule: () => watcher.reschedule(),
@@ -316,6 +444,7 @@ export async function startDesktopApp(
       read: () => store.get('settings'),
       write: (settings) => store.set('settings', settings),
       applyLaunchAtLogin: (enabled) => applyLaunchAtLogin(app, enabled),
+      applyDockIcon: (shown) => applyDockIcon(shown),
     },
     account,
     takeNotices: () => notices.splice(0, notices.length),
@@ -351,20 +480,16 @@ export async function startDesktopApp(
     ),
   );
 
-  // Sleep: no checks while the Mac sleeps (they would fail and back off); check at once on wake.
-  electron.powerMonitor.on('suspend', () => watcher.pause());
-  electron.powerMonitor.on('resume', () => {
-    if (!isUserPaused) watcher.resume().catch((error: unknown) => log('Check failed', error));
-  });
+  // Sleep: no checks while the Mac sleeps (they would fail and back off); on wake, check
+  // as soon as the network is back (see wake-guard.ts).
+  electron.powerMonitor.on('suspend', () => wake.onSuspend());
+  electron.powerMonitor.on('resume', () => wake.onResume());
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);
   // The app lives in the menu bar: closing the last window does not quit it.
   app.on('window-all-closed', () => undefined);
-  app.on('before-quit', () => {
-    isQuitting = true;
-    watcher.stop();
-    updates?.stop();
-  });
+  app.on('before-quit', markQuitting);
+  electron.autoUpdater.on('before-quit-for-update', markQuitting);
 
   // Updates: a feed given at run time, else the one electron-builder packed into the app.
   const feed: UpdateFeed =
@@ -374,7 +499,8 @@ export async function startDesktopApp(
         ? 'packed'
         : null;
   if (feed !== null) {
-    const { autoUpdater } = (await import('electron-updater')).default;
+    // The getter builds the Squirrel.Mac updater on first use, so only an app with a feed has one.
+    const { autoUpdater } = electronUpdater;
     updates = createUpdateService({
       updater: autoUpdater,
       feed,
@@ -391,9 +517,32 @@ export async function startDesktopApp(
     });
   }
 
-  window = createWindow('/');
+  // macOS started the app as a login item: it stays in the menu bar until asked for.
+  const isOpenedAtLogin = wasOpenedAtLogin(app);
+  const savedSettings = store.get('settings');
+  const loginItem = reconcileLaunchAtLogin(app, savedSettings.launch_at_login);
+  if (loginItem.isEnabled !== savedSettings.launch_at_login) {
+    store.set('settings', { ...savedSettings, launch_at_login: loginItem.isEnabled });
+  }
+  if (loginItem.notice !== null) {
+    notices.push({ id: 'login-item', level: 'warning', message: loginItem.notice });
+  }
+  applyDockIcon(store.get('settings').show_dock_icon);
+  if (!isOpenedAtLogin) window = createWindow('/');
   updateTray();
+  // "Last check: 2 minutes ago" must not be stale when the menu opens: rebuilt as the pointer
+  // reaches the menu-bar icon, and every half minute for keyboard and VoiceOver users.
+  tray.on('mouse-enter', () => updateTray());
+  trayRefresh = setInterval(updateTray, TRAY_REFRESH_MS);
   watcher.start();
   updates?.start();
+  notifier
+    .attachHistory()
+    .catch((error: unknown) => log('Notification history unavailable', error));
+  if (!isOpenedAtLogin && app.isPackaged && !(options.isDevelopment ?? false)) {
+    offerMoveToApplications({ app, dialog: electron.dialog, store, log }).catch((error: unknown) =>
+      log('Could not offer to move to Applications', error),
+    );
+  }
   return { getWindow: () => window, showPath };
 }

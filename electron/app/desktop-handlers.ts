@@ -26,7 +26,9 @@ export type DesktopHandlerDeps = {
   settings: {
     read: () => DesktopSettings;
     write: (settings: DesktopSettings) => void;
-    applyLaunchAtLogin: (enabled: boolean) => void;
+    applyLaunchAtLogin: (enabled: boolean) => boolean | void;
+    /** Shows or hides the Dock icon. */
+    applyDockIcon?: (shown: boolean) => void;
   };
   account: AccountBridge;
   takeNotices: () => DesktopNotice[];
@@ -67,6 +69,9 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): IpcHandlers {
       if (next.launch_at_login !== current.launch_at_login) {
         settings.applyLaunchAtLogin(next.launch_at_login);
       }
+      if (next.show_dock_icon !== current.show_dock_icon) {
+        settings.applyDockIcon?.(next.show_dock_icon);
+      }
       settings.write(next);
       if (next.check_interval_minutes !== current.check_interval_minutes) watch.reschedule();
       return next;
@@ -74,9 +79,13 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): IpcHandlers {
     'notices:take': () => deps.takeNotices(),
     'shell:open-external': async ({ url }) => {
       if (!(await deps.openExternal(url))) {
-        throw new DesktopError('invalid_input', 'Only web addresses can be opened.', {
-          field: 'url',
-        });
+        throw new DesktopError(
+          'invalid_input',
+          "Only Apple's and Shelfwatch's secure (https) web addresses can be opened.",
+          {
+            field: 'url',
+          },
+        );
       }
       return null;
     },

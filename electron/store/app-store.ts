@@ -24,6 +24,8 @@ export const appStoreDataSchema = z.object({
   watch: z.unknown(),
   window: z.object({ bounds: savedWindowBoundsSchema.optional() }),
   notices: z.array(desktopNoticeSchema),
+  /** Questions the app asks once: a "No" is remembered. */
+  prompts: z.object({ move_to_applications_declined: z.boolean() }),
 });
 /** The store's data. */
 export type AppStoreData = z.infer<typeof appStoreDataSchema>;
@@ -37,6 +39,7 @@ export const DEFAULT_APP_STORE_DATA: AppStoreData = {
   watch: null,
   window: {},
   notices: [],
+  prompts: { move_to_applications_declined: false },
 };
 
 /**
@@ -50,13 +53,14 @@ const storedFileSchema = z.object({
   watch: z.unknown().optional(),
   window: appStoreDataSchema.shape.window.optional(),
   notices: appStoreDataSchema.shape.notices.optional(),
+  prompts: appStoreDataSchema.shape.prompts.optional(),
 });
 
 /**
  * Version of the file's format (not the app's version, so releases that do not touch the data
  * run no migrations). A change of the data's shape bumps it and adds a migration step below.
  */
-export const STORE_FORMAT_VERSION = '1.0.0';
+export const STORE_FORMAT_VERSION = '1.1.0';
 
 /**
  * Steps keyed by the format version they bring a file to; electron-store runs each newer
@@ -67,6 +71,10 @@ const MIGRATIONS: NonNullable<Options<AppStoreData>['migrations']> = {
   // written before a setting existed (or by a build without versioned data) lacks it and
   // would fail the schema. Fill every missing setting with its default instead.
   '1.0.0': (store) => {
+    store.set('settings', { ...DEFAULT_DESKTOP_SETTINGS, ...store.get('settings') });
+  },
+  // 1.1.0 added the Dock icon setting.
+  '1.1.0': (store) => {
     store.set('settings', { ...DEFAULT_DESKTOP_SETTINGS, ...store.get('settings') });
   },
 };

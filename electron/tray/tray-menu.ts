@@ -13,7 +13,11 @@ export type TrayActions = {
 };
 
 /** Extra rows, e.g. "Restart to Update" once an update is downloaded. */
-export type TrayMenuOptions = { extraItems?: MenuItemConstructorOptions[] };
+export type TrayMenuOptions = {
+  extraItems?: MenuItemConstructorOptions[];
+  /** Set while macOS refuses the app's notifications; the row opens System Settings. */
+  notificationProblem?: { message: string; openSettings: () => void } | null;
+};
 
 /** The tray's menu, tooltip and the short text beside its icon ('' when all is well). */
 export type TrayMenu = { title?: string; tooltip: string; template: MenuItemConstructorOptions[] };
@@ -33,11 +37,23 @@ export function buildTrayMenu(
   const infoRows = [lastCheck, describeNextCheck(status, now)];
   if (status.is_failing) infoRows.push(describeFailure(status.failure_message));
   const extraItems = options.extraItems ?? [];
+  const problem = options.notificationProblem ?? null;
+  const isWarning = status.is_failing || problem !== null;
   return {
-    title: status.is_failing ? '!' : '',
-    tooltip: status.is_failing ? 'Shelfwatch · Checks are failing' : `Shelfwatch · ${lastCheck}`,
+    title: isWarning ? '!' : '',
+    tooltip: status.is_failing
+      ? 'Shelfwatch · Checks are failing'
+      : problem !== null
+        ? 'Shelfwatch · Notifications are off'
+        : `Shelfwatch · ${lastCheck}`,
     template: [
       ...infoRows.map((label): MenuItemConstructorOptions => ({ label, enabled: false })),
+      ...(problem === null
+        ? []
+        : [
+            { label: 'Notifications can’t be shown', enabled: false },
+            { label: 'Open Notification Settings…', click: problem.openSettings },
+          ]),
       { type: 'separator' },
       { label: 'Check Now', enabled: status.state !== 'checking', click: actions.checkNow },
       { label: isPaused ? 'Resume Checks' : 'Pause Checks', click: actions.togglePause },
@@ -60,6 +76,7 @@ export function describeLastCheck(lastCheckAt: string | null, now: number): stri
 
 /** "Next check: in 3 minutes", "Checking now…", "Paused" or why nothing is scheduled. */
 export function describeNextCheck(status: DesktopWatchStatus, now: number): string {
+  if (status.is_waiting_for_network === true) return 'Waiting for the network…';
   if (status.state === 'paused') return 'Paused';
   if (status.state === 'checking') return 'Checking now…';
   if (status.search_count === 0) return 'No searches to check';

@@ -10,7 +10,8 @@ import { useNow } from './use-now.ts';
 
 /**
  * My Searches in the app: notices the main process kept (e.g. saved data was unreadable and
- * reset), the watch loop's last and next check, and a visible warning while checks fail.
+ * reset), the watch loop's last and next check, and a visible warning while checks fail or
+ * macOS refuses the app's notifications.
  */
 export function DesktopWatchPanel({ desktop }: { desktop: DesktopHost }) {
   const now = useNow();
@@ -53,6 +54,11 @@ export function DesktopWatchPanel({ desktop }: { desktop: DesktopHost }) {
       {text?.failure === undefined || text.failure === null ? null : (
         <div className="alert alert-warning py-2" role="status">
           {text.failure}. Stock shown is the last seen, and notifications may be delayed.
+        </div>
+      )}
+      {text?.notificationProblem === undefined || text.notificationProblem === null ? null : (
+        <div className="alert alert-warning py-2" role="status">
+          {text.notificationProblem}
         </div>
       )}
       {text === null || status.data?.search_count === 0 ? null : (

@@ -59,6 +59,8 @@ export const desktopSettingsSchema = z.object({
   launch_at_login: z.boolean(),
   /** Default "only stores within N miles" for nearby results of searches without their own. */
   default_max_distance_miles: maxDistanceSchema,
+  /** macOS: show the app in the Dock; off, it lives in the menu bar only. */
+  show_dock_icon: z.boolean(),
 });
 /** The app's settings. */
 export type DesktopSettings = z.infer<typeof desktopSettingsSchema>;
@@ -69,6 +71,7 @@ export const DEFAULT_DESKTOP_SETTINGS: DesktopSettings = {
   notifications_enabled: true,
   launch_at_login: false,
   default_max_distance_miles: null,
+  show_dock_icon: true,
 };
 
 /** A change from the settings screen; fields left out keep their value. */
@@ -92,6 +95,13 @@ export const desktopWatchStatusSchema = z.object({
   /** Set while every request waits out a block of the upstream host. */
   cool_down_until: z.string().nullable(),
   search_count: z.number().int(),
+  /**
+   * Why macOS refused the last notification (the app is unsigned, or notifications are off
+   * for it in System Settings); null once one shows. Set by the app, not the watch loop.
+   */
+  notification_problem: z.string().nullable().optional(),
+  /** True after a wake until the network is back (checks wait rather than fail). */
+  is_waiting_for_network: z.boolean().optional(),
 });
 /** The watch loop's status. */
 export type DesktopWatchStatus = z.infer<typeof desktopWatchStatusSchema>;

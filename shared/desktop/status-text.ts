@@ -9,7 +9,12 @@ export type WatchStatusText = {
   nextCheck: string | null;
   /** "Checks are failing: ..." while they fail, else null. */
   failure: string | null;
+  /** Why notifications are not showing and how to fix it, else null. */
+  notificationProblem: string | null;
 };
+
+/** Where a Mac user turns an app's notifications on. */
+const NOTIFICATION_SETTINGS_PLACE = 'System Settings > Notifications > Shelfwatch';
 
 /** "in 3 minutes" / "in less than a minute" for a future ISO time. */
 export function formatTimeUntil(iso: string, now: Date): string {
@@ -22,12 +27,18 @@ export function formatTimeUntil(iso: string, now: Date): string {
 export function describeWatchStatus(status: DesktopWatchStatus, now: Date): WatchStatusText {
   const lastCheck = formatLastChecked(status.last_check_at, now) ?? 'Not checked yet';
   let nextCheck: string | null = null;
-  if (status.state === 'paused') nextCheck = 'Checks are paused';
+  if (status.is_waiting_for_network === true) nextCheck = 'Waiting for the network...';
+  else if (status.state === 'paused') nextCheck = 'Checks are paused';
   else if (status.state === 'checking') nextCheck = 'Checking now...';
   else if (status.next_check_at !== null)
     nextCheck = `Next check ${formatTimeUntil(status.next_check_at, now)}`;
   const failure = status.is_failing
     ? `Checks are failing: ${status.failure_message ?? 'the stores could not be reached'}`
     : null;
-  return { lastCheck, nextCheck, failure };
+  const problem = status.notification_problem ?? null;
+  const notificationProblem =
+    problem === null
+      ? null
+      : `Notifications can't be shown (${problem}). Allow them in ${NOTIFICATION_SETTINGS_PLACE}.`;
+  return { lastCheck, nextCheck, failure, notificationProblem };
 }

@@ -159,16 +159,36 @@ export function createFakeTimers() {
   };
 }
 
-/** The app's login items: the state the system reports and every change asked for. */
-export function createFakeLoginItems(initial = false, options: { isApprovalHeld?: boolean } = {}) {
-  const state = { openAtLogin: initial };
+/**
+ * The app's login items as macOS 13+ reports them through Electron: `status` is the
+ * SMAppService state and `openAtLogin` is only true while it is enabled.
+ */
+export function createFakeLoginItems(
+  initial = false,
+  options: { isApprovalHeld?: boolean; wasOpenedAtLogin?: boolean } = {},
+) {
+  const state = {
+    openAtLogin: initial,
+    status: (initial ? 'enabled' : 'not-registered') as
+      'enabled' | 'not-registered' | 'requires-approval' | 'not-found',
+  };
   const requests: boolean[] = [];
   const app = {
-    getLoginItemSettings: () => ({ openAtLogin: state.openAtLogin }),
+    getLoginItemSettings: () => ({
+      openAtLogin: state.openAtLogin,
+      status: state.status,
+      wasOpenedAtLogin: options.wasOpenedAtLogin === true,
+    }),
     setLoginItemSettings: (settings: { openAtLogin?: boolean }) => {
-      requests.push(settings.openAtLogin === true);
+      const isOn = settings.openAtLogin === true;
+      requests.push(isOn);
       // macOS may hold the change until the user approves it in System Settings.
-      if (options.isApprovalHeld !== true) state.openAtLogin = settings.openAtLogin === true;
+      if (isOn && options.isApprovalHeld === true) {
+        state.status = 'requires-approval';
+        return;
+      }
+      state.openAtLogin = isOn;
+      state.status = isOn ? 'enabled' : 'not-registered';
     },
   };
   return {

@@ -1,7 +1,11 @@
 // A recording fake of the Electron main-process API, enough for the app's main entry to run
 // in plain Node. Every call a test may care about becomes a message on the transport (the
 // desktop harness sends them to the test process over IPC); the test answers with commands.
+// It must never be kinder than Electron 45: quitting closes every window first (a window whose
+// 'close' is prevented cancels the quit), the native autoUpdater's quitAndInstall closes the
+// windows before before-quit fires, notifications can fail, and the network can be offline.
 import { EventEmitter } from 'node:events';
+import http from 'node:http';
 
 /** Messages the fake sends about what the app did. */
 export type FakeElectronEvent =
@@ -9,11 +13,25 @@ export type FakeElectronEvent =
   | { type: 'load-url'; windowId: number; url: string }
   | { type: 'window-call'; windowId: number; method: string }
   | { type: 'renderer-event'; channel: string; payload: unknown }
-  | { type: 'notification'; id: number; title: string; body: string }
+  | {
+      type: 'notification';
+      id: number;
+      title: string;
+      body: string;
+      notificationId?: string;
+      groupId?: string;
+      actions: string[];
+    }
+  | { type: 'notification-failed'; id: number; error: string }
   | { type: 'tray-menu'; labels: string[]; tooltip: string }
   | { type: 'app-menu'; labels: string[] }
   | { type: 'open-external'; url: string }
   | { type: 'login-item'; openAtLogin: boolean }
+  | { type: 'window-closed'; windowId: number }
+  | { type: 'quit-cancelled'; reason: string }
+  | { type: 'update-installed'; relaunch: boolean }
+  | { type: 'power-save-blocker'; action: 'start' | 'stop'; blockerType?: string }
+  | { type: 'dock'; action: 'show' | 'hide' }
   | { type: 'quit' };
 
 /** Where the fake reports to. */
@@ -56,8 +74,22 @@ class FakeMenu {
   }
 }
 
+/** How the fake's macOS starts: opened at login, packed, offline, notifications refused. */
+export type FakeElectronOptions = {
+  userDataDir: string;
+  /** app.isPackaged (electron-updater only checks for updates in a packed app). */
+  isPackaged?: boolean;
+  /** getLoginItemSettings().wasOpenedAtLogin and the login item the system holds. */
+  wasOpenedAtLogin?: boolean;
+  loginItemStatus?: 'not-registered' | 'enabled' | 'requires-approval' | 'not-found';
+  /** net.isOnline() at start; the test can change it (setOnline). */
+  isOnline?: boolean;
+  /** When set, every notification's show() emits 'failed' with this error, as an unsigned app gets. */
+  notificationError?: string;
+};
+
 /** Builds a fake Electron module bound to a transport. */
-export function createFakeElectron(transport: FakeTransport, options: { userDataDir: string }) {
+export function createFakeElectron(transport: FakeTransport, options: FakeElectronOptions) {
   let nextWindowId = 1;
   let nextNotificationId = 1;
   const notifications = new Map<number, EventEmitter>();
@@ -68,6 +100,16 @@ export function createFakeElectron(transport: FakeTransport, options: { userData
   let trayTooltip = '';
   const appEvents = new EventEmitter();
   const powerEvents = new EventEmitter();
+  let isOnline = options.isOnline ?? true;
+  let notificationError = options.notificationError;
+  let loginItem = {
+    openAtLogin:
+      options.loginItemStatus === 'enabled' || options.loginItemStatus === 'requires-approval',
+    status: options.loginItemStatus ?? 'not-registered',
+  };
+  let hasQuit = false;
+  let nextBlockerId = 1;
+  const blockers = new Set<number>();
 
   class FakeWebContents extends EventEmitter {
     readonly mainFrame: { url: string };
@@ -121,6 +163,22 @@ export function createFakeElectron(transport: FakeTransport, options: { userData
     isDestroyed() {
       return this.isWindowDestroyed;
     }
+    /** As Electron: 'close' first; a listener's preventDefault keeps the window. */
+    close(): boolean {
+      if (this.isWindowDestroyed) return true;
+      let isPrevented = false;
+      this.emit('close', { preventDefault: () => (isPrevented = true) });
+      if (isPrevented) return false;
+      this.destroy();
+      return true;
+    }
+    destroy() {
+      if (this.isWindowDestroyed) return;
+      this.isWindowDestroyed = true;
+      windows.splice(windows.indexOf(this), 1);
+      transport.send({ type: 'window-closed', windowId: this.id });
+      this.emit('closed');
+    }
     getNormalBounds() {
       const width = Number(this.options.width ?? 1100);
       const height = Number(this.options.height ?? 720);
@@ -128,22 +186,50 @@ export function createFakeElectron(transport: FakeTransport, options: { userData
     }
   }
 
+  type NotificationOptions = {
+    title: string;
+    body: string;
+    id?: string;
+    groupId?: string;
+    actions?: { type: string; text?: string }[];
+  };
   class FakeNotification extends EventEmitter {
     readonly id = nextNotificationId++;
-    constructor(readonly options: { title: string; body: string }) {
+    constructor(readonly options: NotificationOptions) {
       super();
     }
     static isSupported() {
       return true;
     }
+    /** Delivered notifications the system still shows; an unsigned app has none. */
+    static getHistory() {
+      return Promise.resolve([] as FakeNotification[]);
+    }
     show() {
+      // Electron 44+ posts through UNUserNotificationCenter: refused, it reports 'failed'
+      // asynchronously and shows nothing.
+      if (notificationError !== undefined) {
+        const error = notificationError;
+        setImmediate(() => {
+          transport.send({ type: 'notification-failed', id: this.id, error });
+          this.emit('failed', { preventDefault: () => undefined }, error);
+        });
+        return;
+      }
       notifications.set(this.id, this);
       transport.send({
         type: 'notification',
         id: this.id,
         title: this.options.title,
         body: this.options.body,
+        notificationId: this.options.id,
+        groupId: this.options.groupId,
+        actions: (this.options.actions ?? []).map((action) => action.text ?? ''),
       });
+      setImmediate(() => this.emit('show', { preventDefault: () => undefined }));
+    }
+    close() {
+      notifications.delete(this.id);
     }
   }
 
@@ -162,23 +248,118 @@ export function createFakeElectron(transport: FakeTransport, options: { userData
     }
   }
 
+  /**
+   * app.quit() as Electron does it: before-quit (preventable), then every window is closed,
+   * and a window that prevents its 'close' cancels the quit; only then will-quit and quit.
+   */
+  const quitApp = (): boolean => {
+    if (hasQuit) return true;
+    let isPrevented = false;
+    appEvents.emit('before-quit', { preventDefault: () => (isPrevented = true) });
+    if (isPrevented) {
+      transport.send({ type: 'quit-cancelled', reason: 'before-quit prevented' });
+      return false;
+    }
+    return finishQuit();
+  };
+  const closeAllWindows = (): boolean => {
+    for (const window of [...windows]) {
+      if (!window.close()) {
+        transport.send({ type: 'quit-cancelled', reason: `window ${window.id} refused to close` });
+        return false;
+      }
+    }
+    return true;
+  };
+  const finishQuit = (): boolean => {
+    if (!closeAllWindows()) return false;
+    let isPrevented = false;
+    appEvents.emit('will-quit', { preventDefault: () => (isPrevented = true) });
+    if (isPrevented) return false;
+    hasQuit = true;
+    appEvents.emit('quit', { preventDefault: () => undefined }, 0);
+    transport.send({ type: 'quit' });
+    return true;
+  };
+
+  /**
+   * Squirrel.Mac as Electron's autoUpdater exposes it: it fetches the JSON feed electron-updater's
+   * local proxy serves, downloads the zip, reports update-downloaded; quitAndInstall emits
+   * before-quit-for-update, closes every window (before before-quit fires) and then quits.
+   */
+  class FakeNativeUpdater extends EventEmitter {
+    private feed: { url: string; headers?: Record<string, string> } | null = null;
+    private isDownloaded = false;
+    setFeedURL(feed: { url: string; headers?: Record<string, string> }) {
+      this.feed = feed;
+    }
+    getFeedURL() {
+      return this.feed?.url ?? '';
+    }
+    checkForUpdates() {
+      const feed = this.feed;
+      if (feed === null) {
+        this.emit('error', new Error('Update check failed. The server sent an invalid response.'));
+        return;
+      }
+      this.emit('checking-for-update');
+      void (async () => {
+        try {
+          const answer = await fetch(feed.url, { headers: feed.headers });
+          if (!answer.ok) throw new Error(`Squirrel: feed answered HTTP ${answer.status}`);
+          const { url } = (await answer.json()) as { url: string };
+          this.emit('update-available');
+          const zip = await fetch(url);
+          if (!zip.ok) throw new Error(`Squirrel: download answered HTTP ${zip.status}`);
+          await zip.arrayBuffer();
+          this.isDownloaded = true;
+          this.emit('update-downloaded', {}, '', '', new Date(), feed.url);
+        } catch (error) {
+          this.emit('error', error);
+        }
+      })();
+    }
+    quitAndInstall() {
+      if (!this.isDownloaded) return;
+      this.emit('before-quit-for-update');
+      if (!closeAllWindows()) return;
+      if (quitApp()) transport.send({ type: 'update-installed', relaunch: true });
+    }
+  }
+  const nativeUpdater = new FakeNativeUpdater();
+
   const fake = {
     app: {
-      isPackaged: false,
+      isPackaged: options.isPackaged === true,
       requestSingleInstanceLock: () => true,
       whenReady: () => Promise.resolve(),
-      on: (event: string, listener: Listener) => appEvents.on(event, listener),
       getPath: (_name: string) => options.userDataDir,
       getVersion: () => '0.1.0',
       getName: () => 'Shelfwatch',
-      setLoginItemSettings: (settings: { openAtLogin?: boolean }) =>
-        transport.send({ type: 'login-item', openAtLogin: settings.openAtLogin === true }),
-      getLoginItemSettings: () => ({ openAtLogin: false }),
-      quit: () => {
-        appEvents.emit('before-quit', { preventDefault: () => undefined });
-        transport.send({ type: 'quit' });
+      getAppPath: () => process.cwd(),
+      setLoginItemSettings: (settings: { openAtLogin?: boolean }) => {
+        const isOn = settings.openAtLogin === true;
+        loginItem = { openAtLogin: isOn, status: isOn ? 'enabled' : 'not-registered' };
+        transport.send({ type: 'login-item', openAtLogin: isOn });
       },
+      getLoginItemSettings: () => ({
+        ...loginItem,
+        wasOpenedAtLogin: options.wasOpenedAtLogin === true,
+      }),
+      on: (event: string, listener: Listener) => appEvents.on(event, listener),
+      once: (event: string, listener: Listener) => appEvents.once(event, listener),
+      quit: () => quitApp(),
+      relaunch: () => undefined,
       exit: (code?: number) => process.exit(code),
+      isInApplicationsFolder: () => true,
+      moveToApplicationsFolder: () => false,
+      dock: {
+        show: () => {
+          transport.send({ type: 'dock', action: 'show' });
+          return Promise.resolve();
+        },
+        hide: () => transport.send({ type: 'dock', action: 'hide' }),
+      },
     },
     BrowserWindow: FakeBrowserWindow,
     ipcMain: {
@@ -195,6 +376,36 @@ export function createFakeElectron(transport: FakeTransport, options: { userData
         setPermissionRequestHandler: () => undefined,
         setPermissionCheckHandler: () => undefined,
       },
+      // electron-updater downloads through its own session partition.
+      fromPartition: () => ({}),
+    },
+    // electron-updater's requests: Electron's ClientRequest behaves as Node's for plain http.
+    net: {
+      isOnline: () => isOnline,
+      request: (requestOptions: http.RequestOptions & { session?: unknown }) => {
+        const rest = { ...requestOptions };
+        delete rest.session;
+        return http.request(rest);
+      },
+    },
+    autoUpdater: nativeUpdater,
+    powerSaveBlocker: {
+      start: (type: string) => {
+        const id = nextBlockerId++;
+        blockers.add(id);
+        transport.send({ type: 'power-save-blocker', action: 'start', blockerType: type });
+        return id;
+      },
+      stop: (id: number) => {
+        const isStopped = blockers.delete(id);
+        if (isStopped) transport.send({ type: 'power-save-blocker', action: 'stop' });
+        return isStopped;
+      },
+      isStarted: (id: number) => blockers.has(id),
+    },
+    nativeTheme: { themeSource: 'system', shouldUseDarkColors: false, on: () => undefined },
+    dialog: {
+      showMessageBox: () => Promise.resolve({ response: 1, checkboxChecked: false }),
     },
     Notification: FakeNotification,
     Tray: FakeTray,
@@ -256,6 +467,23 @@ export function createFakeElectron(transport: FakeTransport, options: { userData
       item.click();
     },
     emitPower: (event: 'suspend' | 'resume') => powerEvents.emit(event),
+    /** What net.isOnline() answers from now on. */
+    setOnline: (online: boolean) => {
+      isOnline = online;
+    },
+    /** Makes every later notification fail (as macOS refuses an unsigned app), or succeed. */
+    setNotificationError: (error: string | null) => {
+      notificationError = error ?? undefined;
+    },
+    /** Closes the window as its red button does. */
+    closeWindow: () => windows.at(-1)?.close() ?? false,
+    /** Clicks an action button of a notification. */
+    clickNotificationAction: (id: number, actionIndex: number) =>
+      notifications
+        .get(id)
+        ?.emit('action', { preventDefault: () => undefined, actionIndex }, actionIndex),
+    countOpenWindows: () => windows.length,
+    countPowerSaveBlockers: () => blockers.size,
     emitApp: (event: string) => appEvents.emit(event, { preventDefault: () => undefined }),
     /** Asks the latest window's guards what they do with a navigation or a window.open. */
     tryNavigation: (url: string) => {

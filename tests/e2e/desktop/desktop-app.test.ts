@@ -177,16 +177,39 @@ describe('the macOS app in the desktop harness', () => {
     await waitForCheckAfter(app, wokeAt);
   });
 
-  it('keeps the window on the app: navigation denied, web links to the browser, foreign frames refused', async () => {
+  it('keeps the window on the app: navigation denied, only allowed https links to the browser, foreign frames refused', async () => {
     const away = await app.tryNavigation('https://example.com/phish');
     expect(away).toEqual({ isNavigationPrevented: true, windowOpen: { action: 'deny' } });
+    const store = await app.tryNavigation('https://www.apple.com/retail/fifthavenue/');
+    expect(store.isNavigationPrevented).toBe(true);
     await app.waitForEvent(
       (event): event is Extract<FakeElectronEvent, { type: 'open-external' }> =>
-        event.type === 'open-external' && event.url === 'https://example.com/phish',
+        event.type === 'open-external' && event.url === 'https://www.apple.com/retail/fifthavenue/',
     );
     const local = await app.tryNavigation('file:///etc/passwd');
     expect(local.isNavigationPrevented).toBe(true);
-    expect(app.events).not.toContainEqual({ type: 'open-external', url: 'file:///etc/passwd' });
+    const refusedUrls = [
+      'http://www.apple.com/',
+      'https://example.com/',
+      'https://apple.com.evil.example/',
+    ];
+    for (const url of refusedUrls) {
+      const refused = await app.invoke('shell:open-external', { url }, 'app://shelfwatch/');
+      expect(refused, url).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    }
+    const opened = await app.invoke(
+      'shell:open-external',
+      { url: 'https://shelfwatch.app/support' },
+      'app://shelfwatch/',
+    );
+    expect(opened).toEqual({ ok: true, value: null });
+    const external = app.events.flatMap((event) =>
+      event.type === 'open-external' ? [event.url] : [],
+    );
+    expect(external).toContain('https://shelfwatch.app/support');
+    for (const url of [...refusedUrls, 'https://example.com/phish', 'file:///etc/passwd']) {
+      expect(external).not.toContain(url);
+    }
     const foreign = await app.invoke('searches:list', undefined, 'https://example.com/');
     expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
   });

@@ -90,6 +90,8 @@ export type DesktopHarness = {
   clickTrayItem: (label: string) => Promise<void>;
   emitPower: (event: 'suspend' | 'resume') => Promise<void>;
   tryNavigation: (url: string) => Promise<{ isNavigationPrevented: boolean; windowOpen: unknown }>;
+  /** Any other command of the fake (setOnline, setNotificationError, closeWindow...). */
+  control: (command: string, ...args: unknown[]) => Promise<unknown>;
   /** Quits the app and closes the page; keeps the user data folder when asked to. */
   stop: () => Promise<void>;
   userDataDir: string;
@@ -245,11 +247,14 @@ export async function startDesktopHarness(options: {
         isNavigationPrevented: boolean;
         windowOpen: unknown;
       },
+    control: (name, ...args) => command(name, ...args),
     stop: async () => {
       await context.close();
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
       if (options.userDataDir === undefined)
         await rm(userDataDir, { recursive: true, force: true });
     },

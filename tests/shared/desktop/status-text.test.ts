@@ -21,7 +21,17 @@ describe('the watch status in words', () => {
       lastCheck: 'Last checked 2 minutes ago',
       nextCheck: 'Next check in 3 minutes',
       failure: null,
+      notificationProblem: null,
     });
+  });
+
+  it('says how to fix notifications macOS refuses, and that a wake waits for the network', () => {
+    const refused = { ...base, notification_problem: 'Notifications are not allowed' };
+    expect(describeWatchStatus(refused, now).notificationProblem).toBe(
+      "Notifications can't be shown (Notifications are not allowed). Allow them in System Settings > Notifications > Shelfwatch.",
+    );
+    const waking = { ...base, state: 'paused' as const, is_waiting_for_network: true };
+    expect(describeWatchStatus(waking, now).nextCheck).toBe('Waiting for the network...');
   });
 
   it('says paused, checking and never checked', () => {
