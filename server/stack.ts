@@ -26,6 +26,7 @@ import { DESKTOP_CLIENT_ID } from './plugins/idp/configuration.ts';
 import { startIdentityProvider, type RunningIdentityProvider } from './plugins/idp/index.ts';
 import { createDownloadLinkResolver } from './services/download-link.ts';
 import { seedCatalog } from './services/catalog-service.ts';
+import { startCatalogServices } from './catalog/catalog-services.ts';
 import { ensureDemoAccount } from './services/demo-service.ts';
 import { startUpstreamSimulator } from './watch/simulator/index.ts';
 import { startConfiguredWatcher } from './watch/start.ts';
@@ -212,6 +213,7 @@ export async function startStack(
   try {
     await migrateToLatest(db);
     await seedCatalog(db);
+    stoppers.push(await startCatalogServices({ db, connectionString, config, logger }));
 
     if (config.simulator.isEnabled) {
       const simulator = await startUpstreamSimulator({

@@ -24,6 +24,7 @@ import {
   writeProductTypes,
 } from '#server/db/repositories/catalog-changes-repository.ts';
 import { markCatalogChanged } from '#server/services/catalog-cache.ts';
+import { notifyCatalogChanged } from './catalog-notify.ts';
 
 /** A catalog file that cannot be applied; `problems` names each bad entry. */
 export class CatalogFileError extends Error {
@@ -151,6 +152,7 @@ export async function applyCatalogFile(
     // Types first: models reference them.
     await writeProductTypes(trx, diff.typeWrites);
     await writeProductModels(trx, diff.modelWrites);
+    await notifyCatalogChanged(trx);
     await insertCatalogChange(trx, {
       kind: options.kind,
       origin: options.origin,

@@ -2,6 +2,7 @@ import Fastify, { type FastifyError } from 'fastify';
 import type { CountrySeed, ProductModelSeed, StoreSeed } from '#shared/catalog/index.ts';
 import type { KnownPickupStatus } from '#shared/upstream/index.ts';
 import { createAddressBudget, type AddressCounts } from './address-budget.ts';
+import { registerBuyPageRoutes } from './buy-pages.ts';
 import { registerControlRoutes, sendError } from './control-routes.ts';
 import { registerPickupRoutes } from './pickup-routes.ts';
 import { buildSimCatalog } from './sim-catalog.ts';
@@ -93,6 +94,7 @@ export async function startUpstreamSimulator(
   });
   registerControlRoutes(app, { catalog, state, budget, behaviour });
   registerPickupRoutes(app, { catalog, state, budget, behaviour, closing: closing.signal });
+  registerBuyPageRoutes(app, { models: options.models });
   app.addHook('onClose', async () => closing.abort());
 
   const host = options.host ?? 'localhost';

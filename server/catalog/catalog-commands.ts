@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import { formatDiff } from '#shared/catalog/catalog-diff.ts';
+import { loadConfig } from '#server/config.ts';
+import type { Db } from '#server/db/database.ts';
+import { seedCatalog } from '#server/services/catalog-service.ts';
+import { applyCatalogFile, readCatalogFile } from './apply-catalog-file.ts';
+import { syncModelsFromBuyPages } from './sync-models.ts';
+import { loadModelSyncSettings } from './sync-settings.ts';
+
+/** Runs a task against the configured database (the CLI's own helper). */
+type WithDatabase = <T>(task: (db: Db) => Promise<T>) => Promise<T>;
+
+/** Prints a change the way both commands report it. */
+function printChange(lines: readonly string[], isApplied: boolean): void {
+  for (const line of lines) console.log(line);
+  if (lines.length === 1 && lines[0] === 'No changes.') return;
+  console.log(isApplied ? 'Applied.' : 'Dry run: nothing was changed.');
+}
+
+/** Adds `catalog import-models FILE` and `catalog sync-models` to the `catalog` command. */
+export function registerCatalogModelCommands(
+  catalog: Command,
+  deps: { withDatabase: WithDatabase },
+): void {
+  catalog
+    .command('import-models')
+    .argument('<file>', 'a catalog file (docs/catalog.md describes the format)')
+    .option('--dry-run', 'print the changes without applying them')
+    .description(
+      'validate a catalog file, print what it adds, retires and changes, and apply it in one transaction',
+    )
+    .action(async (file: string, options: { dryRun?: boolean }) => {
+      // Validated before the database is opened: a bad file changes nothing and names the entry.
+      const parsed = await readCatalogFile(file);
+      const result = await deps.withDatabase(async (db) => {
+        await seedCatalog(db);
+        return await applyCatalogFile(db, parsed, {
+          kind: 'import',
+          origin: file,
+          isDryRun: options.dryRun === true,
+        });
+      });
+      printChange(formatDiff(result.summary), result.isApplied);
+    });
+
+  catalog
+    .command('sync-models')
+    .option('--dry-run', 'print the changes without applying them')
+    .option('--base-url <url>', 'the store to read (default: UPSTREAM_BASE_URL)')
+    .description(
+      "read Apple's buy pages for every product type that names one, then add, retire and rename models to match",
+    )
+    .action(async (options: { dryRun?: boolean; baseUrl?: string }) => {
+      const baseUrl = options.baseUrl ?? loadConfig().upstream.baseUrl;
+      const settings = loadModelSyncSettings();
+      const result = await deps.withDatabase(async (db) => {
+        await seedCatalog(db);
+        return await syncModelsFromBuyPages(db, {
+          baseUrl,
+          isDryRun: options.dryRun === true,
+          pageIntervalMs: settings.pageIntervalMs,
+          trigger: 'command line',
+        });
+      });
+      console.log(`Read ${result.pages.length} buy pages from ${baseUrl}.`);
+      for (const entry of result.skipped) console.log(`Skipped ${entry}`);
+      printChange(formatDiff(result.summary), result.isApplied);
+    });
+}

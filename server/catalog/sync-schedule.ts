@@ -1,0 +1,72 @@
+import type { Db } from '#server/db/database.ts';
+import { findLatestCatalogChange } from '#server/db/repositories/catalog-changes-repository.ts';
+import { syncModelsFromBuyPages } from './sync-models.ts';
+import type { ModelSyncSettings } from './sync-settings.ts';
+
+/** Where the schedule reports its runs. */
+export type SyncScheduleLog = {
+  info: (details: Record<string, unknown>, message: string) => void;
+  error: (details: Record<string, unknown>, message: string) => void;
+};
+
+// Checked at most this often, and this long after start so a start is never slowed by a sync.
+const CHECK_EVERY_MS = 15 * 60_000;
+const FIRST_CHECK_AFTER_MS = 60_000;
+
+/**
+ * Runs `catalog sync-models` by itself: whenever the last sync (by any process sharing the
+ * database, successful or not) is older than the interval. A failed sync changes nothing and
+ * is retried at the next interval. Returns a function that stops the schedule.
+ */
+export function startModelSyncSchedule(options: {
+  db: Db;
+  baseUrl: string;
+  settings: ModelSyncSettings;
+  log: SyncScheduleLog;
+  now?: () => number;
+  firstCheckAfterMs?: number;
+}): () => Promise<void> {
+  const now = options.now ?? Date.now;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let isStopped = false;
+
+  const check = async (): Promise<void> => {
+    const last = await findLatestCatalogChange(options.db, 'sync');
+    if (last !== undefined && now() - last.created_at.getTime() < options.settings.intervalMs)
+      return;
+    try {
+      const result = await syncModelsFromBuyPages(options.db, {
+        baseUrl: options.baseUrl,
+        pageIntervalMs: options.settings.pageIntervalMs,
+        trigger: 'scheduled sync',
+      });
+      options.log.info(
+        { pages: result.pages.length, changes: result.summary },
+        'catalog sync from the buy pages finished',
+      );
+    } catch (error) {
+      options.log.error({ err: error }, 'catalog sync from the buy pages failed; nothing changed');
+    }
+  };
+
+  const schedule = (delayMs: number): void => {
+    if (isStopped) return;
+    timer = setTimeout(() => {
+      running = check()
+        .catch((error: unknown) => options.log.error({ err: error }, 'catalog sync check failed'))
+        .finally(() => {
+          running = undefined;
+          schedule(Math.min(CHECK_EVERY_MS, options.settings.intervalMs));
+        });
+    }, delayMs);
+    timer.unref();
+  };
+  schedule(options.firstCheckAfterMs ?? FIRST_CHECK_AFTER_MS);
+
+  return async () => {
+    isStopped = true;
+    if (timer !== undefined) clearTimeout(timer);
+    await running;
+  };
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCatalogRows } from '#server/db/repositories/catalog-changes-repository.ts';
+import { ModelSyncError, syncModelsFromBuyPages } from '#server/catalog/sync-models.ts';
+import { seedCatalog } from '#server/services/catalog-service.ts';
+import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
+import {
+  startSimulatorHarness,
+  type SimulatorHarness,
+} from '#tests/server/watch/simulator/support.ts';
+
+const TODAY = '2026-11-25';
+
+describe('catalog sync-models against the simulator’s buy pages', () => {
+  let testDb: TestDatabase;
+  let simulator: SimulatorHarness;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    await seedCatalog(testDb.db);
+    simulator = await startSimulatorHarness();
+  });
+  afterAll(async () => {
+    await simulator?.close();
+    await testDb?.drop();
+  });
+
+  async function findModel(country: string, part: string) {
+    const { models } = await readCatalogRows(testDb.db);
+    return models.find((m) => m.country_code === country && m.part_number === part);
+  }
+
+  it('changes nothing when the pages offer what the catalog has', async () => {
+    const result = await syncModelsFromBuyPages(testDb.db, {
+      baseUrl: simulator.simulator.url,
+      today: TODAY,
+    });
+    expect(result.pages.length).toBeGreaterThan(10);
+    expect(result.pages.some((page) => page.url.endsWith('/shop/buy-iphone/iphone-18-pro'))).toBe(
+      true,
+    );
+    expect(result.summary.partsAdded).toEqual([]);
+    expect(result.summary.partsRetired).toEqual([]);
+    expect(result.skipped).toEqual([]);
+  });
+
+  it('adds a model a page lists and the catalog lacked, and retires one no page lists', async () => {
+    await testDb.db.deleteFrom('product_models').where('part_number', '=', 'MJQ34LL/A').execute();
+    const unlisted = await simulator.control('POST', '/_sim/buy-page', {
+      country: 'US',
+      part_number: 'MJW44LL/A',
+      listed: false,
+    });
+    expect(unlisted.status).toBe(200);
+
+    const dryRun = await syncModelsFromBuyPages(testDb.db, {
+      baseUrl: simulator.simulator.url,
+      today: TODAY,
+      isDryRun: true,
+    });
+    expect(dryRun.isApplied).toBe(false);
+    expect(await findModel('US', 'MJQ34LL/A')).toBeUndefined();
+
+    const result = await syncModelsFromBuyPages(testDb.db, {
+      baseUrl: simulator.simulator.url,
+      today: TODAY,
+    });
+    expect(result.summary.partsAdded).toEqual(['MJQ34LL/A (US, iPhone 18 Pro 256GB Black)']);
+    expect(result.summary.partsRetired).toEqual(['MJW44LL/A (US, iPhone 18 Pro Max 256GB Black)']);
+    expect(await findModel('US', 'MJQ34LL/A')).toMatchObject({
+      product_id: 'iphone18pro',
+      display_name: 'iPhone 18 Pro 256GB Black',
+      retired_on: null,
+    });
+    expect((await findModel('US', 'MJQ34LL/A'))?.source).toContain(
+      '/shop/buy-iphone/iphone-18-pro',
+    );
+    expect(await findModel('US', 'MJW44LL/A')).toMatchObject({ retired_on: TODAY });
+    // The same model stays sold in Canada, whose page still lists it.
+    expect(await findModel('CA', 'MJX54VC/A')).toMatchObject({ retired_on: null });
+
+    await simulator.control('POST', '/_sim/buy-page', {
+      country: 'US',
+      part_number: 'MJW44LL/A',
+      listed: true,
+    });
+    const back = await syncModelsFromBuyPages(testDb.db, {
+      baseUrl: simulator.simulator.url,
+      today: TODAY,
+    });
+    expect(back.summary.partsReturned).toEqual(['MJW44LL/A (US, iPhone 18 Pro Max 256GB Black)']);
+  });
+
+  it('reads names from the product selection data alone', async () => {
+    await simulator.control('POST', '/_sim/buy-page', {
+      country: 'US',
+      part_number: 'MJQ34LL/A',
+      listed: true,
+      shape: 'selection',
+    });
+    await testDb.db.deleteFrom('product_models').where('part_number', '=', 'MJQ34LL/A').execute();
+    const result = await syncModelsFromBuyPages(testDb.db, {
+      baseUrl: simulator.simulator.url,
+      today: TODAY,
+    });
+    expect(result.summary.partsAdded).toEqual(['MJQ34LL/A (US, iPhone 18 Pro 256GB Black)']);
+    await simulator.control('POST', '/_sim/buy-page', {
+      country: 'US',
+      part_number: 'MJQ34LL/A',
+      listed: true,
+      shape: 'both',
+    });
+  });
+
+  it('fails loudly and changes nothing when a page yields no products', async () => {
+    const before = await readCatalogRows(testDb.db);
+    const emptyPages: typeof fetch = async (input) =>
+      (input instanceof Request ? input.url : input.toString()).includes('iphone-duo')
+        ? new Response('<html><title>iPhone Duo</title></html>', { status: 200 })
+        : await fetch(input);
+    const failure = await syncModelsFromBuyPages(testDb.db, {
+      baseUrl: simulator.simulator.url,
+      fetchPage: emptyPages,
+      today: TODAY,
+    }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ModelSyncError);
+    expect((failure as ModelSyncError).problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /\/shop\/buy-iphone\/iphone-duo: no products \(it carries neither PRODUCT_SELECTION_BOOTSTRAP nor script#metrics\)$/,
+        ),
+      ]),
+    );
+    expect(await readCatalogRows(testDb.db)).toEqual(before);
+    const logged = await testDb.db
+      .selectFrom('catalog_changes')
+      .selectAll()
+      .where('kind', '=', 'sync')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(logged).toMatchObject({ is_ok: false });
+  });
+});
