@@ -7,6 +7,7 @@ import {
   watchStatusSchema,
 } from '#shared/api/watch.ts';
 import type { Db } from '#server/db/database.ts';
+import { readCatalogSyncStatus } from '#server/catalog/catalog-status.ts';
 import { notFound } from '#server/services/app-error.ts';
 import { computeWatchStatus, readSearchHistory } from '#server/watch/reads.ts';
 import { checkSearchAccess } from './searches.ts';
@@ -50,7 +51,8 @@ export const watchHistoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
 
 /** GET /v2/status (public): upstream health and whether alerts may be delayed. */
 export const watchStatusRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
-  app.get('/status', { schema: { response: { 200: watchStatusSchema } } }, async () =>
-    computeWatchStatus(db),
-  );
+  app.get('/status', { schema: { response: { 200: watchStatusSchema } } }, async () => ({
+    ...(await computeWatchStatus(db)),
+    catalog_sync: await readCatalogSyncStatus(db),
+  }));
 };

@@ -40,3 +40,37 @@ export const productListSchema = z.array(productSchema);
 export const storeListSchema = z.array(storeSchema);
 /** GET /v2/countries */
 export const countryListSchema = z.array(countrySchema);
+
+/** What one catalog change did: up to 20 names per kind, with the full counts. */
+export const catalogChangeCountsSchema = z.object({
+  types_added: z.array(z.string()),
+  types_retired: z.array(z.string()),
+  parts_added: z.array(z.string()),
+  parts_retired: z.array(z.string()),
+  parts_returned: z.array(z.string()),
+  parts_changed: z.array(z.string()),
+  /** Full counts, for when the lists above were cut short. */
+  counts: z.object({
+    types_added: z.number().int(),
+    types_retired: z.number().int(),
+    parts_added: z.number().int(),
+    parts_retired: z.number().int(),
+    parts_returned: z.number().int(),
+    parts_changed: z.number().int(),
+  }),
+});
+
+/** The last sync of the models from Apple's buy pages (part of GET /v2/status). */
+export const catalogSyncStatusSchema = z.object({
+  /** When the last sync ran (ISO time), whether it worked, and where it read from. */
+  synced_at: z.string(),
+  is_ok: z.boolean(),
+  origin: z.string(),
+  /** Why it failed (nothing was changed); null after a sync that worked. */
+  error: z.string().nullable(),
+  /** What the last sync that worked changed; null when none has. */
+  last_success_at: z.string().nullable(),
+  changes: catalogChangeCountsSchema.nullable(),
+});
+/** The last buy-page sync. */
+export type CatalogSyncStatus = z.infer<typeof catalogSyncStatusSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { catalogSyncStatusSchema } from './catalog.ts';
 
 /** Query of GET /v2/searches/{id}/history: how many days back, 1 to 30 (default 7). */
 export const searchHistoryQuerySchema = z.object({
@@ -83,6 +84,8 @@ export const watchStatusSchema = z.object({
   hosts: z.array(upstreamHostStatusSchema),
   /** Null until a worker planned a cycle. */
   freshness: watchFreshnessSchema.nullable(),
+  /** The last catalog sync from Apple's buy pages and what it changed (server only; null before any). */
+  catalog_sync: catalogSyncStatusSchema.nullable().optional(),
 });
 /** The watch engine's public status. */
 export type WatchStatus = z.infer<typeof watchStatusSchema>;

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchStatusSchema } from '#shared/api/watch.ts';
+import { syncModelsFromBuyPages } from '#server/catalog/sync-models.ts';
+import { startApiHarness, type ApiHarness } from '#tests/helpers/api-harness.ts';
+import {
+  startSimulatorHarness,
+  type SimulatorHarness,
+} from '#tests/server/watch/simulator/support.ts';
+
+describe('GET /v2/status reports the last catalog sync', () => {
+  let api: ApiHarness;
+  let simulator: SimulatorHarness;
+
+  beforeAll(async () => {
+    api = await startApiHarness();
+    simulator = await startSimulatorHarness();
+  }, 60_000);
+  afterAll(async () => {
+    await simulator?.close();
+    await api?.close();
+  });
+
+  async function readStatus() {
+    const response = await api.call({ method: 'GET', url: '/v2/status' });
+    expect(response.statusCode).toBe(200);
+    return watchStatusSchema.parse(response.json());
+  }
+
+  it('says nothing before the first sync', async () => {
+    expect((await readStatus()).catalog_sync).toBeNull();
+  });
+
+  it('shows when the last sync ran and what it changed', async () => {
+    await simulator.control('POST', '/_sim/buy-page', {
+      country: 'GB',
+      part_number: 'MK2D4QN/A',
+      listed: false,
+    });
+    await syncModelsFromBuyPages(api.testDb.db, {
+      baseUrl: simulator.simulator.url,
+      trigger: 'test',
+      today: '2026-11-25',
+    });
+    const status = (await readStatus()).catalog_sync;
+    expect(status).toMatchObject({
+      is_ok: true,
+      error: null,
+      origin: `test from ${simulator.simulator.url}`,
+      changes: {
+        parts_retired: ['MK2D4QN/A (GB, iPhone Duo 256GB Star White)'],
+        counts: { parts_retired: 1, parts_added: 0 },
+      },
+    });
+    expect(status?.last_success_at).toBe(status?.synced_at);
+  });
+
+  it('shows a failed sync with its reason while keeping what the last good one changed', async () => {
+    const failing: typeof fetch = async () => new Response('busy', { status: 503 });
+    await expect(
+      syncModelsFromBuyPages(api.testDb.db, {
+        baseUrl: simulator.simulator.url,
+        fetchPage: failing,
+      }),
+    ).rejects.toThrow(/HTTP 503/);
+    const status = (await readStatus()).catalog_sync;
+    expect(status?.is_ok).toBe(false);
+    expect(status?.error).toContain('HTTP 503');
+    expect(status?.changes?.parts_retired).toEqual(['MK2D4QN/A (GB, iPhone Duo 256GB Star White)']);
+  });
+});
