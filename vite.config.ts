@@ -10,6 +10,7 @@ import {
   selectProjectFiles,
   type BuildInputs,
 } from './bin/site-build-inputs.ts';
+import { prerenderLanding } from './vite-prerender.ts';
 
 const rootDir = import.meta.dirname;
 const COMPRESSIBLE = /\.(js|css|html|svg|md|json)$/;
@@ -50,7 +51,7 @@ function precompressAssets(): Plugin {
  * Records every project file the build read, with its hash, in dist/site-build-inputs.json:
  * `npm start` (bin/build-site.ts --if-changed) skips the build while they are all unchanged.
  */
-function recordBuildInputs(extraFiles: () => readonly string[]): Plugin {
+function recordBuildInputs(extraFiles: () => Promise<readonly string[]>): Plugin {
   let moduleFiles: string[] = [];
   return {
     name: 'shelfwatch-build-inputs',
@@ -71,7 +72,7 @@ function recordBuildInputs(extraFiles: () => readonly string[]): Plugin {
           ...moduleFiles,
           ...publicFiles,
           ...CONFIG_INPUTS,
-          ...extraFiles(),
+          ...(await extraFiles()),
         ]),
       };
       await writeFile(BUILD_INPUTS_FILE, `${JSON.stringify(inputs, null, 1)}\n`);
@@ -95,43 +96,58 @@ export const REACT_ROUTER_PRODUCTION_ALIASES = [
   },
 ];
 
-/** Website build: the SPA in renderer/, emitted to dist/renderer for the API server to serve. */
-export default defineConfig(({ command }) => ({
-  root: path.join(rootDir, 'renderer'),
-  resolve: { alias: command === 'build' ? REACT_ROUTER_PRODUCTION_ALIASES : [] },
-  base: '/',
-  // Copied as is to the site root: the service worker must be served from /sw.js so its scope
-  // covers every page (a worker under /assets/ could only control /assets/).
-  publicDir,
-  plugins: [react(), precompressAssets(), recordBuildInputs(() => [])],
-  build: {
+/**
+ * Website build: the SPA in renderer/, emitted to dist/renderer for the API server to serve,
+ * then the landing page pre-rendered from it (vite-prerender.ts runs this config again as an
+ * SSR build, which gets none of the client build's own steps).
+ */
+export default defineConfig(({ command, isSsrBuild }) => {
+  const prerender = prerenderLanding({
+    rootDir,
     outDir,
-    emptyOutDir: true,
-    // Markdown pages are fetched as files (spec: a GET per text page), never inlined.
-    assetsInlineLimit: (file) => (file.endsWith('.md') ? false : undefined),
-    target: 'es2022',
-    // The login SDK and the phone-number metadata are big but load only where needed.
-    chunkSizeWarningLimit: 450,
-    rolldownOptions: {
-      output: {
-        // Each script is evaluated as one task: splitting the framework off the app keeps the
-        // main thread's first tasks short (Lighthouse's total blocking time).
-        codeSplitting: {
-          groups: [
-            { name: 'react-dom', test: /node_modules[\\/](react-dom|scheduler)[\\/]/ },
-            { name: 'axios', test: /node_modules[\\/]axios[\\/]/ },
-          ],
+    configFile: path.join(rootDir, 'vite.config.ts'),
+    entry: path.join(rootDir, 'renderer', 'prerender', 'landing-page.tsx'),
+  });
+  return {
+    root: path.join(rootDir, 'renderer'),
+    resolve: { alias: command === 'build' ? REACT_ROUTER_PRODUCTION_ALIASES : [] },
+    base: '/',
+    // Copied as is to the site root: the service worker must be served from /sw.js so its scope
+    // covers every page (a worker under /assets/ could only control /assets/).
+    publicDir,
+    plugins:
+      isSsrBuild === true
+        ? [react()]
+        : [react(), precompressAssets(), prerender, recordBuildInputs(prerender.inputs)],
+    build: {
+      outDir,
+      emptyOutDir: true,
+      // Markdown pages are fetched as files (spec: a GET per text page), never inlined.
+      assetsInlineLimit: (file) => (file.endsWith('.md') ? false : undefined),
+      target: 'es2022',
+      // The login SDK and the phone-number metadata are big but load only where needed.
+      chunkSizeWarningLimit: 450,
+      rolldownOptions: {
+        output: {
+          // Each script is evaluated as one task: splitting the framework off the app keeps the
+          // main thread's first tasks short (Lighthouse's total blocking time).
+          codeSplitting: {
+            groups: [
+              { name: 'react-dom', test: /node_modules[\\/](react-dom|scheduler)[\\/]/ },
+              { name: 'axios', test: /node_modules[\\/]axios[\\/]/ },
+            ],
+          },
         },
       },
     },
-  },
-  server: {
-    port: 5173,
-    // The dev server proxies what the API serves so `vite` works beside `npm start`.
-    proxy: {
-      '/app-config.json': 'http://localhost:3000',
-      '/v2': 'http://localhost:3000',
+    server: {
+      port: 5173,
+      // The dev server proxies what the API serves so `vite` works beside `npm start`.
+      proxy: {
+        '/app-config.json': 'http://localhost:3000',
+        '/v2': 'http://localhost:3000',
+      },
+      fs: { allow: [rootDir] },
     },
-    fs: { allow: [rootDir] },
-  },
-}));
+  };
+});

@@ -2,8 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import type { AppConfig } from '#shared/api/app-config.ts';
-import { ApiContext, createApiClients } from './api/api-client.ts';
-import { createBridgeAdapter } from './api/bridge-adapter.ts';
+import { ApiContext, type ApiSettings } from './api/api-context.ts';
 import { createQueryClient } from './api/query-client.ts';
 import { useAuth } from './auth/auth-context.tsx';
 import { AuthProvider } from './auth/auth-provider.tsx';
@@ -13,28 +12,23 @@ import { readDesktopBridge } from './host/desktop-bridge.ts';
 import { DesktopEvents } from './host/desktop-events.tsx';
 import { HostContext, useHost } from './host/host-context.tsx';
 import { createWebBridge } from './host/web-bridge.ts';
-import { createAppRouter } from './router.tsx';
+import { createAppRouter, type AppRouter } from './router.tsx';
 
-/** API clients bound to the signed-in user's token (in the app: to its main process). */
+/** How to reach the API with the signed-in user's token (in the app: through its main process). */
 function ApiProvider({ apiBaseUrl, children }: { apiBaseUrl: string; children: React.ReactNode }) {
   const { getAccessToken } = useAuth();
   const host = useHost();
-  const clients = useMemo(
-    () =>
-      createApiClients(
-        apiBaseUrl,
-        getAccessToken,
-        host.desktop === undefined ? undefined : createBridgeAdapter(host.desktop),
-      ),
+  const settings = useMemo<ApiSettings>(
+    () => ({ apiBaseUrl, getAccessToken, desktop: host.desktop }),
     [apiBaseUrl, getAccessToken, host],
   );
-  return <ApiContext.Provider value={clients}>{children}</ApiContext.Provider>;
+  return <ApiContext.Provider value={settings}>{children}</ApiContext.Provider>;
 }
 
 /** The website, or the macOS app's window: config, host, login, API, query cache and routes. */
-export function App({ config }: { config: AppConfig }) {
+export function App({ config, router: readyRouter }: { config: AppConfig; router?: AppRouter }) {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createAppRouter);
+  const [router] = useState(() => readyRouter ?? createAppRouter());
   const [host] = useState(() => readDesktopBridge() ?? createWebBridge());
   const navigate = useMemo(
     () => (path: string) => {

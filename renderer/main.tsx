@@ -1,28 +1,73 @@
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles/app.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import type { AppConfig } from '#shared/api/app-config.ts';
+import { hasAnyLoginHint, hasLoginHint } from './auth/login-hint.ts';
 import { BootErrorScreen } from './boot/boot-error-screen.tsx';
 import { loadAppConfig } from './boot/load-app-config.ts';
 import { App } from './app.tsx';
 import { SpinnerScreen } from './components/spinner-screen.tsx';
+import { readDesktopBridge } from './host/desktop-bridge.ts';
+import { createAppRouter, waitForRouter } from './router.tsx';
+import { preloadLandingScreen } from './routes/home.tsx';
 
-// Boot: spinner, then the install's settings, then the app (or a readable error).
+// Boot: the server sends `/` as the landing page pre-rendered at build time (readable before
+// any script runs); a visitor's browser hydrates it once the settings and the landing page's
+// code are in, without a spinner in between. Everyone else gets a spinner, then the app (or a
+// readable error).
 const container = document.getElementById('root');
 if (container === null) {
   throw new Error('index.html has no #root element');
 }
-const root = createRoot(container);
-root.render(<SpinnerScreen label="Loading Shelfwatch..." />);
+const isPrerenderedLanding =
+  container.dataset.prerendered === 'landing' &&
+  window.location.pathname === '/' &&
+  readDesktopBridge() === null;
+let root: Root | undefined;
+
+/** Replaces whatever #root shows (the boot spinner, or a pre-rendered page) with `element`. */
+function renderRoot(element: React.ReactNode): void {
+  root ??= createRoot(container!);
+  root.render(element);
+}
+
+if (!isPrerenderedLanding || hasAnyLoginHint()) {
+  renderRoot(<SpinnerScreen label="Loading Shelfwatch..." />);
+}
 
 // Start fetching the home screen's code while the settings load: it is what most visits show.
 // Errors are ignored here; the router reports them when it really needs the chunk.
-import('./routes/home.tsx').catch(() => undefined);
-import('./routes/landing.tsx').catch(() => undefined);
+const landingLoad = preloadLandingScreen().catch(() => undefined);
+
+/** Hydrates the pre-rendered landing page; false when it cannot be (its code failed to load). */
+async function hydrateLanding(config: AppConfig): Promise<boolean> {
+  const router = createAppRouter();
+  const [landing] = await Promise.all([landingLoad, waitForRouter(router)]);
+  if (landing === undefined) return false;
+  hydrateRoot(
+    container!,
+    <StrictMode>
+      <App config={config} router={router} />
+    </StrictMode>,
+    {
+      // React renders the page again where it differs from the HTML; say so for whoever looks.
+      onRecoverableError: (error) => console.warn('Pre-rendered landing page replaced', error),
+    },
+  );
+  return true;
+}
 
 loadAppConfig().then(
-  (config) => {
-    root.render(
+  async (config) => {
+    if (
+      root === undefined &&
+      !hasLoginHint(config.auth.clientId) &&
+      (await hydrateLanding(config))
+    ) {
+      return;
+    }
+    renderRoot(
       <StrictMode>
         <App config={config} />
       </StrictMode>,
@@ -30,6 +75,6 @@ loadAppConfig().then(
   },
   (error: unknown) => {
     console.error('Site settings could not be loaded', error);
-    root.render(<BootErrorScreen error={error} />);
+    renderRoot(<BootErrorScreen error={error} />);
   },
 );

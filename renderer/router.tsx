@@ -173,7 +173,25 @@ export const appRoutes: RouteObject[] = [
   },
 ];
 
+/** The router App renders (a browser router on the website and in the app). */
+export type AppRouter = ReturnType<typeof createBrowserRouter>;
+
 /** The browser router of the website. */
-export function createAppRouter() {
+export function createAppRouter(): AppRouter {
   return createBrowserRouter(appRoutes);
+}
+
+/** Resolves once the router has loaded the code of its first location's routes. */
+export function waitForRouter(router: AppRouter): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) {
+      resolve();
+      return;
+    }
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
 }

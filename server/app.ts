@@ -25,6 +25,7 @@ import { answerClientError, answerFrameworkError, errorsPlugin } from './plugins
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { createJsonSerializerCompiler } from './plugins/json-serializer.ts';
 import { addressRateLimitPlugin, userRateLimitPlugin } from './plugins/rate-limits.ts';
+import { readLandingPage, sendLandingPage } from './landing-page.ts';
 import { accountRoutes } from './routes/account.ts';
 import { billingRoutes, billingWebhookRoutes } from './routes/billing.ts';
 import { catalogRoutes } from './routes/catalog.ts';
@@ -170,13 +171,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       token: deps.metrics.token,
     });
   }
-  registerWebsite(app, deps.staticDir);
+  registerWebsite(app, deps.staticDir, deps.website);
   return app;
 }
 
 /** Serves the built SPA, falling back to index.html for its client-side routes. */
-function registerWebsite(app: FastifyInstance, staticDir: string | undefined): void {
+function registerWebsite(
+  app: FastifyInstance,
+  staticDir: string | undefined,
+  website: WebsiteConfig,
+): void {
   const hasWebsite = staticDir !== undefined && existsSync(path.join(staticDir, 'index.html'));
+  // `/` is the landing page pre-rendered at build time: readable before any script runs.
+  const landingPage = hasWebsite ? readLandingPage(staticDir, website) : undefined;
   if (hasWebsite) {
     void app.register(fastifyStatic, {
       root: staticDir,
@@ -199,6 +206,9 @@ function registerWebsite(app: FastifyInstance, staticDir: string | undefined): v
       (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/v2/') &&
       !path.extname(request.url.split('?')[0]);
+    if (isPageRequest && landingPage !== undefined && request.url.split('?')[0] === '/') {
+      return sendLandingPage(request, reply, landingPage);
+    }
     if (isPageRequest && hasWebsite) {
       return reply.code(200).type('text/html').sendFile('index.html', { maxAge: 0 });
     }

@@ -1,6 +1,7 @@
 import axios, { isAxiosError, type AxiosAdapter, type AxiosInstance } from 'axios';
-import { createContext, useContext } from 'react';
 import { UnexpectedRequestError } from './api-errors.ts';
+import { useApiSettings, type ApiSettings } from './api-context.ts';
+import { createBridgeAdapter } from './bridge-adapter.ts';
 
 /** Two clients on the same /v2 base: one anonymous, one sending the bearer token. */
 export type ApiClients = { publicApi: AxiosInstance; privateApi: AxiosInstance };
@@ -42,14 +43,26 @@ export function createApiClients(
   return { publicApi, privateApi };
 }
 
-/** The API clients of the running app. */
-export const ApiContext = createContext<ApiClients | null>(null);
+// One pair of clients per settings object: every screen shares them, as it shares the settings.
+const clientsBySettings = new WeakMap<ApiSettings, ApiClients>();
 
-/** The API clients; throws outside the provider (a programming error). */
+/**
+ * The API clients of the running app, made on first use: this module (and axios with it) is
+ * loaded by the screens that call the API, not by the pages every visitor sees.
+ */
 export function useApi(): ApiClients {
-  const clients = useContext(ApiContext);
-  if (clients === null) {
-    throw new Error('useApi used outside ApiContext');
+  return getApiClients(useApiSettings());
+}
+
+/** The clients for `settings`, made once (for code outside components, e.g. after a click). */
+export function getApiClients(settings: ApiSettings): ApiClients {
+  let clients = clientsBySettings.get(settings);
+  if (clients === undefined) {
+    const adapter =
+      settings.adapter ??
+      (settings.desktop === undefined ? undefined : createBridgeAdapter(settings.desktop));
+    clients = createApiClients(settings.apiBaseUrl, settings.getAccessToken, adapter);
+    clientsBySettings.set(settings, clients);
   }
   return clients;
 }

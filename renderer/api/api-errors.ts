@@ -1,5 +1,15 @@
-import { isAxiosError } from 'axios';
+import type { AxiosError } from 'axios';
 import { HostRequestError } from './host-errors.ts';
+
+// This module is part of every page (the query cache's retry rule uses it), so it recognises
+// axios's errors by their mark, as axios's own isAxiosError does, instead of importing axios.
+function isAxiosError(error: unknown): error is AxiosError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { isAxiosError?: unknown }).isAxiosError === true
+  );
+}
 
 /** Text for failures that are not HTTP answers (network down, aborted, bad URL). */
 export const UNEXPECTED_ERROR_TEXT = 'An unexpected error occurred';
@@ -13,12 +23,27 @@ export class UnexpectedRequestError extends Error {
   }
 }
 
+/** A public read (public-reads.ts) that was answered with a status outside 200 to 299. */
+export class HttpStatusError extends Error {
+  readonly status: number;
+  /** The answer's body, parsed as JSON when it was JSON. */
+  readonly body: unknown;
+
+  /** Names the request and keeps the answer, as axios does for the signed-in calls. */
+  constructor(method: string, path: string, status: number, body: unknown) {
+    super(`${method} ${path} failed with status code ${status}`);
+    this.name = 'HttpStatusError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
 /** The fields of an error body (shared/api/errors.ts), each absent when missing. */
 export type ReadErrorBody = { code?: string; reason?: string; message?: string };
 
 /** The HTTP status of a failed API call, undefined when there was no answer. */
 export function readErrorStatus(error: unknown): number | undefined {
-  if (error instanceof HostRequestError) return error.status;
+  if (error instanceof HostRequestError || error instanceof HttpStatusError) return error.status;
   return isAxiosError(error) ? error.response?.status : undefined;
 }
 
@@ -36,10 +61,10 @@ export function readErrorBody(error: unknown): ReadErrorBody {
   if (error instanceof HostRequestError) {
     return { code: error.code, reason: error.reason, message: error.message };
   }
-  if (!isAxiosError(error)) {
+  if (!isAxiosError(error) && !(error instanceof HttpStatusError)) {
     return {};
   }
-  const body: unknown = error.response?.data;
+  const body: unknown = error instanceof HttpStatusError ? error.body : error.response?.data;
   if (typeof body !== 'object' || body === null) {
     return {};
   }

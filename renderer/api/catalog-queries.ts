@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ExampleInventoryEntry } from '#shared/api/inventory.ts';
-import { useApi } from './api-client.ts';
+import { useApiSettings } from './api-context.ts';
 import { useCatalogSource } from './catalog-source.ts';
+import { getPublicJson } from './public-reads.ts';
 import { queryKeys } from './query-keys.ts';
 
 // The catalog changes at most daily: keep it fresh for the session instead of refetching.
@@ -39,10 +40,9 @@ export function useCountries() {
 
 /** GET /v2/inventory/example_inventory (public): the landing page's sample stock. */
 export function useExampleInventory() {
-  const { publicApi } = useApi();
+  const settings = useApiSettings();
   return useQuery({
     queryKey: queryKeys.exampleInventory,
-    queryFn: async () =>
-      (await publicApi.get<ExampleInventoryEntry[]>('/inventory/example_inventory')).data,
+    queryFn: () => getPublicJson<ExampleInventoryEntry[]>(settings, '/inventory/example_inventory'),
   });
 }

@@ -1,8 +1,9 @@
 import { useMemo } from 'react';
 import type { Country, Product, Store } from '#shared/api/catalog.ts';
 import { useHost } from '../host/host-context.tsx';
-import { useApi } from './api-client.ts';
+import { useApiSettings } from './api-context.ts';
 import { unwrapHostResult } from './host-errors.ts';
+import { getPublicJson } from './public-reads.ts';
 
 /** Products, stores and countries: from /v2 on the website, bundled in the app (no server needed). */
 export type CatalogSource = {
@@ -14,7 +15,7 @@ export type CatalogSource = {
 /** The catalog source of the running host. */
 export function useCatalogSource(): CatalogSource {
   const host = useHost();
-  const { publicApi } = useApi();
+  const settings = useApiSettings();
   return useMemo<CatalogSource>(() => {
     const desktop = host.desktop;
     if (desktop !== undefined) {
@@ -25,9 +26,9 @@ export function useCatalogSource(): CatalogSource {
       };
     }
     return {
-      products: async () => (await publicApi.get<Product[]>('/products')).data,
-      stores: async () => (await publicApi.get<Store[]>('/stores')).data,
-      countries: async () => (await publicApi.get<Country[]>('/countries')).data,
+      products: () => getPublicJson<Product[]>(settings, '/products'),
+      stores: () => getPublicJson<Store[]>(settings, '/stores'),
+      countries: () => getPublicJson<Country[]>(settings, '/countries'),
     };
-  }, [host, publicApi]);
+  }, [host, settings]);
 }

@@ -25,3 +25,19 @@ export function hasLoginHint(
   }
   return false;
 }
+
+/**
+ * hasLoginHint for any client, answerable before the site's settings (and so its client id)
+ * have loaded: at boot, a browser that may be signed in gets a spinner instead of the
+ * pre-rendered landing page, which it would most likely not keep.
+ */
+export function hasAnyLoginHint(
+  cookies: string = document.cookie,
+  storage: Storage = window.localStorage,
+): boolean {
+  const cookieNames = cookies.split(';').map((part) => part.trim().split('=')[0] ?? '');
+  if (cookieNames.some((name) => /^(_legacy_)?auth0\.(.+\.)?is\.authenticated$/.test(name))) {
+    return true;
+  }
+  return hasLoginHint('', '', storage);
+}

@@ -8,10 +8,59 @@ import {
   useStores,
 } from '../api/catalog-queries.ts';
 import { ProductPicker } from './product-picker.tsx';
-import { SpinnerScreen } from './spinner-screen.tsx';
 
 // A row of four on wide screens; on a phone four cards already fill a screen.
 const INITIAL_CARD_COUNT = 4;
+// A picker button: a 40 px icon, 4 px padding around it and its 3 px underline.
+const PICKER_PLACEHOLDER_SIZE = { width: 48, height: 51 };
+
+/**
+ * The example inventory's shape while it loads (and in the pre-rendered page): picker, four
+ * cards and the two lists as grey bars, about as tall as what replaces them, so the page does
+ * not jump when the data arrives.
+ */
+function ExampleInventorySkeleton() {
+  return (
+    <div className="placeholder-glow" role="status" aria-live="polite">
+      <span className="visually-hidden">Loading example inventory...</span>
+      <div className="d-flex flex-wrap gap-2" aria-hidden="true">
+        {Array.from({ length: 6 }, (_, index) => (
+          <span key={index} className="placeholder rounded" style={PICKER_PLACEHOLDER_SIZE} />
+        ))}
+      </div>
+      <p className="mt-2 mb-3" aria-hidden="true">
+        <span className="placeholder col-4 col-md-2" />
+      </p>
+      <div className="example-store-grid mb-3" aria-hidden="true">
+        {Array.from({ length: INITIAL_CARD_COUNT }, (_, index) => (
+          <div key={index} className="card example-store-card">
+            <div className="card-body">
+              <p className="h6 mb-1">
+                <span className="placeholder col-8" />
+              </p>
+              <p className="small mb-1">
+                <span className="placeholder col-6" />
+              </p>
+              <p className="small mb-0">
+                <span className="placeholder col-4" />
+              </p>
+            </div>
+          </div>
+        ))}
+      </div>
+      <div className="row" aria-hidden="true">
+        <div className="col-md-6 col-lg-8">
+          <p className="h5">Product support</p>
+          <span className="placeholder col-10" />
+        </div>
+        <div className="col-md-6 col-lg-4">
+          <p className="h5">Country support</p>
+          <span className="placeholder col-8" />
+        </div>
+      </div>
+    </div>
+  );
+}
 
 /** The landing page's example inventory: product picker, store cards, supported lists. */
 export function ExampleInventory() {
@@ -46,7 +95,7 @@ export function ExampleInventory() {
   );
 
   if (examples.isPending || products.isPending || stores.isPending || countries.isPending) {
-    return <SpinnerScreen label="Loading example inventory..." />;
+    return <ExampleInventorySkeleton />;
   }
   if (examples.isError || products.isError || stores.isError || countries.isError) {
     return <p className="text-body-secondary">Example inventory isn't available right now.</p>;

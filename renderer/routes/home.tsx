@@ -1,12 +1,24 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useAuth } from '../auth/auth-context.tsx';
 import { loadChunk } from '../components/chunk-loading.ts';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
 import { useHost } from '../host/host-context.tsx';
 
+type LandingModule = typeof import('./landing.tsx');
+
+// The landing page once loaded: rendered directly from then on. Hydrating the pre-rendered
+// page needs it at once; a lazy component would wait a turn first.
+let loadedLanding: LandingModule | undefined;
+
+/** Loads the landing page's code (with the chunk timeout) and keeps it for HomeRoute. */
+export async function preloadLandingScreen(): Promise<LandingModule> {
+  loadedLanding ??= await loadChunk(() => import('./landing.tsx'));
+  return loadedLanding;
+}
+
 // Each half of / is its own chunk so visitors never download the signed-in screens.
-const LandingScreen = lazy(() =>
-  loadChunk(() => import('./landing.tsx')).then((module) => ({ default: module.LandingScreen })),
+const LazyLandingScreen = lazy(() =>
+  preloadLandingScreen().then((module) => ({ default: module.LandingScreen })),
 );
 const MySearchesScreen = lazy(() =>
   loadChunk(() => import('./my-searches.tsx')).then((module) => ({
@@ -21,6 +33,8 @@ const MySearchesScreen = lazy(() =>
 export function HomeRoute() {
   const auth = useAuth();
   const host = useHost();
+  // Chosen once: switching component types later would remount the page and lose its state.
+  const [LandingScreen] = useState(() => loadedLanding?.LandingScreen ?? LazyLandingScreen);
   if (auth.isLoading) {
     return <SpinnerScreen />;
   }

@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { PLANS, type Plan } from '#shared/domain/plans.ts';
-import { useApi } from '../api/api-client.ts';
+import { useApiSettings } from '../api/api-context.ts';
 import { createCheckoutSession, type LookupKey } from '../api/billing-calls.ts';
 import { useAuth } from '../auth/auth-context.tsx';
 import { useAppConfig } from '../boot/app-config-context.tsx';
+import { loadChunk } from '../components/chunk-loading.ts';
 import { PlanCard } from '../components/plan-card.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
@@ -17,7 +18,7 @@ export function PlansRoute() {
   const { cookiePrefix, isBillingConfigured } = useAppConfig();
   const { isBilledAnnually, loadBillingPeriod, chooseBillingPeriod } = useBillingPeriodStore();
   const auth = useAuth();
-  const { publicApi } = useApi();
+  const apiSettings = useApiSettings();
   const host = useHost();
   const [busyPlan, setBusyPlan] = useState<string | null>(null);
 
@@ -28,7 +29,9 @@ export function PlansRoute() {
     setBusyPlan(plan.code);
     try {
       const lookupKey = isBilledAnnually ? plan.lookupKeys.annual : plan.lookupKeys.monthly;
-      const url = await createCheckoutSession(publicApi, {
+      // The API client loads with the first checkout: visitors reading prices never need it.
+      const { getApiClients } = await loadChunk(() => import('../api/api-client.ts'));
+      const url = await createCheckoutSession(getApiClients(apiSettings).publicApi, {
         // PLANS holds exactly the four LOOKUP_KEYS; checking at run time would bring zod here.
         lookup_key: lookupKey as LookupKey,
         // Visitors without an account check out too (there is no sign-up): paying creates it.

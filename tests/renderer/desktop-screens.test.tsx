@@ -10,8 +10,6 @@ import {
   FREE_LIMIT_REASON,
   type DesktopWatchStatus,
 } from '#shared/desktop/local-search.ts';
-import { createApiClients } from '#renderer/api/api-client.ts';
-import { createBridgeAdapter } from '#renderer/api/bridge-adapter.ts';
 import {
   ACCOUNT_SEARCHES_NEED_PLAN_TEXT,
   ACCOUNT_SEARCHES_UNANSWERED_TEXT,
@@ -118,13 +116,13 @@ function createFakeDesktop(overrides: { searches?: Search[]; status?: DesktopWat
   return { host, desktop, localSearch };
 }
 
-/** API clients that go through the app's main process, as App sets them up in the app. */
+/** API settings that go through the app's main process, as App sets them up in the app. */
 const bridgeApi = (desktop: DesktopHost) => ({
-  clients: createApiClients(
-    'http://api.test',
-    () => Promise.reject(new Error('no token')),
-    createBridgeAdapter(desktop),
-  ),
+  settings: {
+    apiBaseUrl: 'http://api.test',
+    getAccessToken: () => Promise.reject(new Error('no token')),
+    desktop,
+  },
   calls: [],
 });
 

@@ -11,7 +11,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { vi } from 'vitest';
 import type { AppConfig } from '#shared/api/app-config.ts';
 import type { HostBridge } from '#shared/bridge.ts';
-import { ApiContext, createApiClients } from '#renderer/api/api-client.ts';
+import { ApiContext, type ApiSettings } from '#renderer/api/api-context.ts';
 import { shouldRetryQuery } from '#renderer/api/api-errors.ts';
 import { AuthContext, type AuthState } from '#renderer/auth/auth-context.tsx';
 import { AppConfigContext } from '#renderer/boot/app-config-context.tsx';
@@ -40,59 +40,75 @@ export type FakeAnswer = { status: number; body?: unknown };
 /** Handler for one "METHOD /path" under /v2. */
 export type FakeRoute = (request: { body: unknown }) => FakeAnswer | Promise<FakeAnswer>;
 
-/** Fake /v2 server for axios: routes by "METHOD /path", records every call. */
+/** Fake /v2 server: answers the axios clients (an adapter) and public reads (a fetch) alike. */
 export function createFakeApi(routes: Record<string, FakeRoute>) {
   const calls: string[] = [];
-  const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
-    const path = (config.url ?? '').replace(/^https?:\/\/[^/]+\/v2/, '');
-    const key = `${(config.method ?? 'get').toUpperCase()} ${path}`;
+  const answer = async (key: string, body: unknown): Promise<FakeAnswer> => {
     calls.push(key);
     const route = routes[key];
+    return route === undefined
+      ? {
+          status: 404,
+          body: { code: 'not_found', reason: 'Not found.', message: `No fake for ${key}` },
+        }
+      : await route({ body });
+  };
+  const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
+    const path = (config.url ?? '').replace(/^https?:\/\/[^/]+\/v2/, '');
     const body: unknown = typeof config.data === 'string' ? JSON.parse(config.data) : config.data;
-    const answer =
-      route === undefined
-        ? {
-            status: 404,
-            body: { code: 'not_found', reason: 'Not found.', message: `No fake for ${key}` },
-          }
-        : await route({ body });
+    const fake = await answer(`${(config.method ?? 'get').toUpperCase()} ${path}`, body);
     const response: AxiosResponse = {
-      data: answer.body,
-      status: answer.status,
-      statusText: String(answer.status),
+      data: fake.body,
+      status: fake.status,
+      statusText: String(fake.status),
       headers: {},
       config,
     };
-    if (answer.status >= 200 && answer.status < 300) {
+    if (fake.status >= 200 && fake.status < 300) {
       return response;
     }
     throw new AxiosError(
-      `Request failed with status code ${answer.status}`,
+      `Request failed with status code ${fake.status}`,
       'ERR_BAD_REQUEST',
       config,
       null,
       response,
     );
   };
-  const clients = createApiClients(testConfig.apiBaseUrl, () => Promise.resolve('test-token'));
-  clients.publicApi.defaults.adapter = adapter;
-  clients.privateApi.defaults.adapter = adapter;
-  return { clients, calls };
+  const fakeFetch: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const fake = await answer(
+      `${(init?.method ?? 'GET').toUpperCase()} ${url.pathname.replace(/^\/v2/, '')}`,
+      undefined,
+    );
+    return new Response(fake.body === undefined ? null : JSON.stringify(fake.body), {
+      status: fake.status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  };
+  const settings: ApiSettings = {
+    apiBaseUrl: testConfig.apiBaseUrl,
+    getAccessToken: () => Promise.resolve('test-token'),
+    adapter,
+    fetch: fakeFetch,
+  };
+  return { settings, calls };
 }
 
 /**
- * Real API clients whose signed-in calls go to a loopback port nothing listens on, so they
- * fail at the network level as when the user is offline; public calls (the catalog) answer
- * from `publicRoutes`.
+ * API settings whose signed-in calls go to a loopback port nothing listens on, so they fail
+ * at the network level as when the user is offline; public reads (the catalog) answer from
+ * `publicRoutes`.
  */
 export async function createUnreachableApi(publicRoutes: Record<string, FakeRoute> = {}) {
   const closedPort = await getFreePort();
   const fake = createFakeApi(publicRoutes);
-  const clients = createApiClients(`http://127.0.0.1:${closedPort}`, () =>
-    Promise.resolve('test-token'),
-  );
-  clients.publicApi.defaults.adapter = fake.clients.publicApi.defaults.adapter;
-  return { clients, calls: fake.calls };
+  const settings: ApiSettings = {
+    apiBaseUrl: `http://127.0.0.1:${closedPort}`,
+    getAccessToken: () => Promise.resolve('test-token'),
+    fetch: fake.settings.fetch,
+  };
+  return { settings, calls: fake.calls };
 }
 
 /** A signed-in (or not) user whose actions are spies. */
@@ -143,7 +159,7 @@ export function renderWithApp(
     <AppConfigContext.Provider value={options.config ?? testConfig}>
       <HostContext.Provider value={host}>
         <AuthContext.Provider value={options.auth ?? createFakeAuth()}>
-          <ApiContext.Provider value={api.clients}>
+          <ApiContext.Provider value={api.settings}>
             <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
           </ApiContext.Provider>
         </AuthContext.Provider>
