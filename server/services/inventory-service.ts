@@ -5,6 +5,7 @@ import type {
 } from '#shared/api/inventory.ts';
 import type { Executor } from '#server/db/database.ts';
 import { countAvailableByProductAndStore } from '#server/db/repositories/availability-repository.ts';
+import { listCurrentProductTypes } from '#server/db/repositories/catalog-changes-repository.ts';
 import {
   findSearchInventorySources,
   type SearchInventorySources,
@@ -98,9 +99,16 @@ export function buildSearchInventory(
   };
 }
 
-/** For each product type, the stores with the most models available now. */
+/**
+ * For each product type sold today, the stores with the most models available now; in the
+ * picker's order, so the landing page leads with the newest types. Retired types are left out
+ * (the landing page offers what a visitor can start watching).
+ */
 export async function computeExampleInventory(db: Executor): Promise<ExampleInventoryEntry[]> {
-  const counts = await countAvailableByProductAndStore(db);
+  const [counts, current] = await Promise.all([
+    countAvailableByProductAndStore(db),
+    listCurrentProductTypes(db),
+  ]);
   const byProduct = new Map<string, ExampleInventoryEntry>();
   for (const row of counts) {
     const entry = byProduct.get(row.product_id) ?? { product_type: row.product_id, inventory: [] };
@@ -109,5 +117,5 @@ export async function computeExampleInventory(db: Executor): Promise<ExampleInve
     }
     byProduct.set(row.product_id, entry);
   }
-  return [...byProduct.values()];
+  return current.flatMap((type) => byProduct.get(type.product_id) ?? []);
 }

@@ -93,38 +93,37 @@ describe('public catalog endpoints', () => {
       (await api.call({ method: 'GET', url: '/v2/inventory/example_inventory' })).json(),
     );
     expect(empty).toEqual([]);
-    const models = await api.testDb.db
-      .selectFrom('product_models')
-      .select('part_number')
-      .where('product_id', '=', 'iphone16pro')
-      .where('country_code', '=', 'US')
-      .limit(3)
-      .execute();
+    const partsOf = async (productId: string, limit: number): Promise<string[]> =>
+      (
+        await api.testDb.db
+          .selectFrom('product_models')
+          .select('part_number')
+          .where('product_id', '=', productId)
+          .where('country_code', '=', 'US')
+          .orderBy('part_number')
+          .limit(limit)
+          .execute()
+      ).map((row) => row.part_number);
+    const [first, second, third] = await partsOf('iphone18pro', 3);
+    const [older] = await partsOf('iphone16', 1);
+    const [retired] = await partsOf('iphone16pro', 1);
     const observed_at = new Date();
+    const snapshot = (part_number: string | undefined, status: 'available' | 'unavailable') => ({
+      store_id: 'R095',
+      part_number: part_number ?? '',
+      status,
+      pickup_quote: status === 'available' ? 'Today' : null,
+      observed_at,
+    });
     await upsertSnapshots(api.testDb.db, [
-      {
-        store_id: 'R095',
-        part_number: models[0].part_number,
-        status: 'available',
-        pickup_quote: 'Today',
-        observed_at,
-      },
-      {
-        store_id: 'R095',
-        part_number: models[1].part_number,
-        status: 'available',
-        pickup_quote: 'Today',
-        observed_at,
-      },
-      {
-        store_id: 'R095',
-        part_number: models[2].part_number,
-        status: 'unavailable',
-        pickup_quote: null,
-        observed_at,
-      },
+      snapshot(older, 'available'),
+      snapshot(retired, 'available'),
+      snapshot(first, 'available'),
+      snapshot(second, 'available'),
+      snapshot(third, 'unavailable'),
     ]);
-    // Served from memory: the new counts show once the 15 s cache has been refreshed.
+    // Served from memory: the new counts show once the 15 s cache has been refreshed. Newest
+    // types lead; a retired type's leftover stock is not offered on the landing page.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 15_000 });
     await expect
       .poll(async () =>
@@ -133,7 +132,8 @@ describe('public catalog endpoints', () => {
         ),
       )
       .toEqual([
-        { product_type: 'iphone16pro', inventory: [{ store_id: 'R095', product_count: 2 }] },
+        { product_type: 'iphone18pro', inventory: [{ store_id: 'R095', product_count: 2 }] },
+        { product_type: 'iphone16', inventory: [{ store_id: 'R095', product_count: 1 }] },
       ]);
   });
 
