@@ -1,3 +1,4 @@
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createAddressBudget,
@@ -95,6 +96,19 @@ describe('per-caller-address block', () => {
       blocked_until: null,
     });
     expect(addresses['127.0.0.1']).toMatchObject({ requests: 1, answered_541: 0 });
+
+    // The simulator's own URL (localhost) reaches it from an alias too.
+    const agent = new Agent({ localAddress: '127.0.0.10' });
+    try {
+      const response = await fetch(`${harness.simulator.url}${PATH}`, {
+        dispatcher: agent,
+      } as RequestInit);
+      await response.arrayBuffer();
+      expect(response.status).toBe(200);
+    } finally {
+      await agent.close();
+    }
+    expect((await readAddresses())['127.0.0.10']?.requests).toBe(1);
   });
 
   it('reads an IPv4 caller of a dual-stack listener as its IPv4 address', async () => {
