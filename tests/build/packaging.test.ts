@@ -65,7 +65,7 @@ describe('macOS packaging', () => {
     ).rejects.toThrow(/Invalid configuration object/);
   });
 
-  it('targets macOS 13 with a hardened runtime, dmg and zip for both architectures', () => {
+  it('targets macOS 13 with a hardened runtime, one universal dmg and zip', () => {
     expect(config.mac.minimumSystemVersion).toBe('13.0');
     expect(config.mac.hardenedRuntime).toBe(true);
     for (const file of [
@@ -77,8 +77,8 @@ describe('macOS packaging', () => {
       expect(existsSync(path.join(rootDir, file)), file).toBe(true);
     }
     expect(config.mac.target).toEqual([
-      { target: 'dmg', arch: ['arm64', 'x64'] },
-      { target: 'zip', arch: ['arm64', 'x64'] },
+      { target: 'dmg', arch: ['universal'] },
+      { target: 'zip', arch: ['universal'] },
     ]);
     expect(config.files).toContain('dist/desktop/**');
   });
