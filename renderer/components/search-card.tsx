@@ -3,6 +3,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import { Link, useNavigate } from 'react-router-dom';
 import type { Search } from '#shared/api/searches.ts';
 import { summarizeSearch } from '#shared/domain/search-summary.ts';
+import { NoLongerSoldBadge } from './no-longer-sold.tsx';
 import { PausedBadge, PausedSearchNotice } from './paused-search-notice.tsx';
 import { ProductIcon } from './product-icon.tsx';
 
@@ -10,9 +11,12 @@ import { ProductIcon } from './product-icon.tsx';
 export function SearchCard({
   search,
   onDelete,
+  isNoLongerSold = false,
 }: {
   search: Search;
   onDelete: (searchId: string) => void;
+  /** Its product type is retired: the search keeps working, the card says so. */
+  isNoLongerSold?: boolean;
 }) {
   const navigate = useNavigate();
   const path = `/search/${search.search_id}`;
@@ -30,6 +34,7 @@ export function SearchCard({
         <span className="d-flex align-items-center gap-2 min-w-0">
           <span className="fw-semibold text-truncate">{search.store_name}</span>
           {search.is_paused === true ? <PausedBadge /> : null}
+          {isNoLongerSold ? <NoLongerSoldBadge /> : null}
         </span>
         <Dropdown align="end">
           <Dropdown.Toggle

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { describeRequestError } from '../api/api-errors.ts';
+import { useProducts } from '../api/catalog-queries.ts';
 import { useMySearches } from '../api/search-queries.ts';
 import { loadChunk } from '../components/chunk-loading.ts';
 import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
 import { DesktopWatchPanel } from '../components/desktop-watch-panel.tsx';
+import { isNoLongerSold } from '../components/no-longer-sold.tsx';
 import { SearchCard } from '../components/search-card.tsx';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
@@ -26,6 +28,8 @@ const CreateSearchModal = lazy(() =>
 export function MySearchesScreen() {
   usePageTitle('My Searches');
   const searches = useMySearches();
+  // Searches of types the catalog no longer offers keep working and say so.
+  const products = useProducts();
   const modals = useSearchModalsStore();
   const host = useHost();
   // Once opened, the dialog stays mounted so it can fade out instead of vanishing.
@@ -52,7 +56,11 @@ export function MySearchesScreen() {
       <div className="row row-cols-1 row-cols-md-2 row-cols-lg-3 g-3">
         {searches.data.searches.map((search) => (
           <div className="col" key={search.search_id}>
-            <SearchCard search={search} onDelete={modals.askDeleteSearch} />
+            <SearchCard
+              search={search}
+              onDelete={modals.askDeleteSearch}
+              isNoLongerSold={isNoLongerSold(search.product_type, products.data)}
+            />
           </div>
         ))}
       </div>

@@ -23,6 +23,11 @@ import { BrowserNotificationsSwitch } from '../components/browser-notifications-
 import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
 import { InventoryList } from '../components/inventory-list.tsx';
 import { NotFoundMessage } from '../components/not-found-message.tsx';
+import {
+  NoLongerSoldBadge,
+  includeSearchProduct,
+  isNoLongerSold,
+} from '../components/no-longer-sold.tsx';
 import { PausedBadge, PausedSearchNotice } from '../components/paused-search-notice.tsx';
 import { ProductIcon } from '../components/product-icon.tsx';
 import { RestockHistory } from '../components/restock-history.tsx';
@@ -123,7 +128,7 @@ function SearchDetail({ search }: { search: Search }) {
       <SearchSettings
         key={`${search.product_type}-${search.store_id}`}
         search={search}
-        products={products.data ?? []}
+        products={includeSearchProduct(products.data ?? [], search)}
         stores={stores.data ?? []}
         isTextAllowed={account.data?.capabilities.text_notifications_allowed ?? false}
         isLocal={isLocal}
@@ -164,6 +169,7 @@ function SearchDetail({ search }: { search: Search }) {
             <h1 className="h3 mb-0 d-flex align-items-center gap-2">
               {search.product_name}
               {search.is_paused === true ? <PausedBadge /> : null}
+              {isNoLongerSold(search.product_type, products.data) ? <NoLongerSoldBadge /> : null}
             </h1>
             <p className="text-body-secondary mb-0" data-testid="search-location">
               {formatSearchLocation(search)}
