@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { applyLaunchAtLogin } from '#electron/app/login-item.ts';
+import {
+  applyLaunchAtLogin,
+  reconcileLaunchAtLogin,
+  wasOpenedAtLogin,
+} from '#electron/app/login-item.ts';
 import { createFakeLoginItems } from '../fakes.ts';
 
 describe('launch at login', () => {
@@ -21,5 +25,43 @@ describe('launch at login', () => {
     const fake = createFakeLoginItems(false, { isApprovalHeld: true });
     expect(applyLaunchAtLogin(fake.app, true)).toBe(false);
     expect(fake.requests).toEqual([true]);
+    expect(fake.state.status).toBe('requires-approval');
+  });
+});
+
+describe('the login item checked against macOS at start', () => {
+  it('keeps the switch on and says where to approve it while macOS waits for approval', () => {
+    const fake = createFakeLoginItems(false, { isApprovalHeld: true });
+    applyLaunchAtLogin(fake.app, true);
+    const result = reconcileLaunchAtLogin(fake.app, true);
+    expect(result.isEnabled).toBe(true);
+    expect(result.notice).toContain('System Settings > General > Login Items');
+  });
+
+  it('turns the switch off and says so when the user removed the item in System Settings', () => {
+    const fake = createFakeLoginItems(false);
+    const result = reconcileLaunchAtLogin(fake.app, true);
+    expect(result.isEnabled).toBe(false);
+    expect(result.notice).toContain('removed in System Settings');
+  });
+
+  it('follows an item turned on outside the app, and agrees silently otherwise', () => {
+    expect(reconcileLaunchAtLogin(createFakeLoginItems(true).app, false)).toEqual({
+      isEnabled: true,
+      notice: null,
+    });
+    expect(reconcileLaunchAtLogin(createFakeLoginItems(true).app, true)).toEqual({
+      isEnabled: true,
+      notice: null,
+    });
+    expect(reconcileLaunchAtLogin(createFakeLoginItems(false).app, false)).toEqual({
+      isEnabled: false,
+      notice: null,
+    });
+  });
+
+  it('knows when macOS opened the app at login', () => {
+    expect(wasOpenedAtLogin(createFakeLoginItems(true, { wasOpenedAtLogin: true }).app)).toBe(true);
+    expect(wasOpenedAtLogin(createFakeLoginItems(true).app)).toBe(false);
   });
 });

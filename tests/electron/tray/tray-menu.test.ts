@@ -1,7 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 import type { DesktopWatchStatus } from '#shared/desktop/local-search.ts';
-import { buildTrayMenu } from '#electron/tray/tray-menu.ts';
+import { buildTrayMenu, describeNextCheck } from '#electron/tray/tray-menu.ts';
 
 const NOW = Date.parse('2025-03-04T12:00:00.000Z');
 const minutesFromNow = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
@@ -112,5 +112,21 @@ describe('tray menu', () => {
       'Open Shelfwatch',
       'Quit Shelfwatch',
     ]);
+  });
+
+  it('flags refused notifications and offers to open Notification Settings', () => {
+    const openSettings = vi.fn();
+    const menu = buildTrayMenu(idle, NOW, createActions(), {
+      notificationProblem: { message: 'Notifications are not allowed', openSettings },
+    });
+    expect(menu.title).toBe('!');
+    expect(menu.tooltip).toBe('Shelfwatch · Notifications are off');
+    const item = findItem(menu.template, 'Open Notification Settings…');
+    expect(item.click).toBe(openSettings);
+  });
+
+  it('says the app waits for the network after wake', () => {
+    const waiting = { ...idle, state: 'paused' as const, is_waiting_for_network: true };
+    expect(describeNextCheck(waiting, NOW)).toBe('Waiting for the network…');
   });
 });

@@ -1,0 +1,113 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import {
+  createAlertNotifier,
+  readSearchIdOf,
+  type NotificationOptions,
+} from '#electron/notifications/alert-notifier.ts';
+import type { LocalAlert } from '#shared/watch/local/index.ts';
+
+const SEARCH_ID = '7b0c8f6e-2d4a-4a51-9a37-0c1f5e2b9d10';
+const alert: LocalAlert = {
+  searchId: SEARCH_ID,
+  productType: 'iphone17pro',
+  storeId: 'R095',
+  storeName: 'Fifth Avenue',
+  partNumber: 'MG8H4LL/A',
+  displayName: 'iPhone 17 Pro 256GB Cosmic Orange',
+  pickupQuote: 'Today at Fifth Avenue',
+  distanceMiles: null,
+  observedAt: 0,
+};
+
+/** Electron's Notification as macOS treats it: 'failed' when refused, 'show' when posted. */
+function createNotificationClass(options: { error?: string; history?: string[] } = {}) {
+  const created: (EventEmitter & { options: NotificationOptions; id?: string })[] = [];
+  class FakeNotification extends EventEmitter {
+    readonly id?: string;
+    constructor(readonly options: NotificationOptions) {
+      super();
+      this.id = options.id;
+      created.push(this);
+    }
+    static isSupported = () => true;
+    static getHistory = () =>
+      Promise.resolve(
+        (options.history ?? []).map((id) => new FakeNotification({ title: '', body: '', id })),
+      );
+    show() {
+      if (options.error !== undefined) this.emit('failed', {}, options.error);
+      else this.emit('show', {});
+    }
+  }
+  return { Notification: FakeNotification, created };
+}
+
+function setUp(options: { error?: string; history?: string[] } = {}) {
+  const { Notification, created } = createNotificationClass(options);
+  const events: string[] = [];
+  const notifier = createAlertNotifier({
+    Notification,
+    isEnabled: () => true,
+    openSearch: (id) => events.push(`open ${id}`),
+    openUrl: (url) => events.push(`url ${url}`),
+    findStorePageUrl: () => 'https://www.apple.com/retail/fifthavenue/',
+    onFailed: (error) => events.push(`failed ${error}`),
+    onShown: () => events.push('shown'),
+    now: () => 1_000,
+  });
+  return { notifier, created, events };
+}
+
+describe('stock alert notifications', () => {
+  it('groups by search and offers Open Search and Open Store Page', () => {
+    const { notifier, created, events } = setUp();
+    notifier.notifyAlert(alert);
+    expect(created[0]?.options).toMatchObject({
+      title: 'iPhone 17 Pro 256GB Cosmic Orange is in stock',
+      id: `search:${SEARCH_ID}:1000`,
+      groupId: `search:${SEARCH_ID}`,
+      actions: [
+        { type: 'button', text: 'Open Search' },
+        { type: 'button', text: 'Open Store Page' },
+      ],
+    });
+    created[0]?.emit('action', { actionIndex: 1 });
+    notifier.notifyAlert(alert);
+    created[1]?.emit('action', { actionIndex: 0 });
+    notifier.notifyAlert(alert);
+    created[2]?.emit('click');
+    expect(events).toEqual([
+      'shown',
+      'url https://www.apple.com/retail/fifthavenue/',
+      'shown',
+      `open ${SEARCH_ID}`,
+      'shown',
+      `open ${SEARCH_ID}`,
+    ]);
+    expect(notifier.countPending()).toBe(0);
+  });
+
+  it("reports macOS's refusal instead of failing silently", () => {
+    const { notifier, events } = setUp({ error: 'Notifications are not allowed' });
+    notifier.notifyAlert(alert);
+    expect(events).toEqual(['failed Notifications are not allowed']);
+    expect(notifier.countPending()).toBe(0);
+  });
+
+  it('re-attaches clicks to its notifications left in Notification Center after a relaunch', async () => {
+    const { notifier, created, events } = setUp({
+      history: [`search:${SEARCH_ID}:5`, 'update-ready', 'search:'],
+    });
+    expect(await notifier.attachHistory()).toBe(1);
+    created.find((notification) => notification.id === `search:${SEARCH_ID}:5`)?.emit('click');
+    expect(events).toEqual([`open ${SEARCH_ID}`]);
+  });
+
+  it('reads the search of a notification id', () => {
+    expect(readSearchIdOf(`search:${SEARCH_ID}:12`)).toBe(SEARCH_ID);
+    expect(readSearchIdOf('search:')).toBeNull();
+    expect(readSearchIdOf(undefined)).toBeNull();
+    expect(readSearchIdOf('other')).toBeNull();
+  });
+});
