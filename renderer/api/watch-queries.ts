@@ -38,7 +38,10 @@ export function useWatchStatus() {
         is_delayed: status.is_failing,
         checked_at: status.last_check_at ?? new Date().toISOString(),
         hosts: [],
-        // The app's own loop has no shared worker budget to report.
+        // The app's own loop is one Mac: its address and shapes are not the server's to report.
+        addresses: [],
+        countries: [],
+        invalid_parts: [],
         freshness: null,
       };
     },

@@ -9,7 +9,8 @@ import {
 import type { Db } from '#server/db/database.ts';
 import { readCatalogSyncStatus } from '#server/catalog/catalog-status.ts';
 import { notFound } from '#server/services/app-error.ts';
-import { computeWatchStatus, readSearchHistory } from '#server/watch/reads.ts';
+import { readSearchHistory } from '#server/watch/reads.ts';
+import { computeWatchStatus } from '#server/watch/watch-status.ts';
 import { checkSearchAccess } from './searches.ts';
 
 const errors = {
@@ -50,9 +51,12 @@ export const watchHistoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
 };
 
 /** GET /v2/status (public): upstream health and whether alerts may be delayed. */
-export const watchStatusRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const watchStatusRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  preferredShape?: 'pickup-message' | 'fulfillment-messages';
+}> = async (app, { db, preferredShape }) => {
   app.get('/status', { schema: { response: { 200: watchStatusSchema } } }, async () => ({
-    ...(await computeWatchStatus(db)),
+    ...(await computeWatchStatus(db, { preferredShape })),
     catalog_sync: await readCatalogSyncStatus(db),
   }));
 };

@@ -4,6 +4,7 @@ import type { Db } from '#server/db/database.ts';
 import {
   declareEgressAddresses,
   findNextTokenAt,
+  listEgressAddresses,
   takeEgressToken,
 } from '#server/db/repositories/egress-repository.ts';
 import type { FetchLike } from '#shared/upstream/index.ts';
@@ -95,14 +96,14 @@ export async function declareEgressPool(db: Db, pool: EgressPool, now: number): 
 /**
  * Waits for a token on any address of the pool, checking `isStillWanted` between waits so a
  * request an answer made pointless is dropped before it spends anything. Answers the address,
- * or why none was taken: no token within `maxWaitMs` (every address cooling down or spent),
- * or the request is no longer wanted.
+ * or why none was taken: every address cooling down, no token within `maxWaitMs`, or the
+ * request is no longer wanted.
  */
 export async function acquireEgress(
   deps: { db: Db; now: () => number; sleep: (ms: number) => Promise<void> },
   pool: EgressPool,
   options: { maxWaitMs: number; isStillWanted: () => Promise<boolean> },
-): Promise<{ address: EgressAddress } | { skipped: 'no_budget' | 'not_wanted' }> {
+): Promise<{ address: EgressAddress } | { skipped: 'cooling_down' | 'no_budget' | 'not_wanted' }> {
   const labels = pool.addresses.map((address) => address.label);
   const deadline = deps.now() + options.maxWaitMs;
   for (;;) {
@@ -111,7 +112,13 @@ export async function acquireEgress(
     const address = pool.addresses.find((candidate) => candidate.label === label);
     if (address !== undefined) return { address };
     const nextAt = await findNextTokenAt(deps.db, labels, new Date(deps.now()));
-    if (nextAt === undefined || nextAt > deadline) return { skipped: 'no_budget' };
+    if (nextAt === undefined || nextAt > deadline) {
+      const at = deps.now();
+      const rows = (await listEgressAddresses(deps.db)).filter((row) => labels.includes(row.label));
+      const isEveryCooling =
+        rows.length > 0 && rows.every((row) => (row.cool_down_until?.getTime() ?? 0) > at);
+      return { skipped: isEveryCooling ? 'cooling_down' : 'no_budget' };
+    }
     // Short naps: another process may take the token first, or an answer may cover us.
     await deps.sleep(Math.min(5_000, Math.max(50, nextAt - deps.now() + 20)));
   }

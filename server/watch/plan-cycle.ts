@@ -40,7 +40,7 @@ const EXPECTED_NEIGHBOURS_PER_ANSWER = 11;
 /** How long the upstream request log is kept (the status page reads the last 15 minutes). */
 const REQUEST_LOG_RETENTION_MS = 24 * 60 * 60_000;
 /** The control part is the one seen available at the most stores within this window. */
-const CONTROL_WINDOW_MS = 60 * 60_000;
+export const CONTROL_WINDOW_MS = 60 * 60_000;
 
 /** A worker or address not seen for this long no longer counts towards the request budget. */
 export const WORKER_LIVENESS_MS = 2 * 60_000;

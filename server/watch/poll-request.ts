@@ -70,7 +70,10 @@ export type PollerDeps = {
 export type PollOutcome =
   | { kind: 'polled'; requests: number; report: AnswerReport }
   | { kind: 'failed'; requests: number; failureKind: string; coolDownSeconds: number }
-  | { kind: 'skipped'; reason: 'covered' | 'backing_off' | 'no_budget' | 'no_models' };
+  | {
+      kind: 'skipped';
+      reason: 'covered' | 'backing_off' | 'cooling_down' | 'no_budget' | 'no_models';
+    };
 
 /** How long a part Apple refused stays out of requests unless the catalog changes first. */
 export const INVALID_PART_HOLD_MS = 24 * 60 * 60_000;
@@ -89,6 +92,8 @@ type Tally = {
   bisections: number;
   report: AnswerReport;
   failure?: UpstreamFailure;
+  /** Why the first request was never sent. */
+  skipped?: 'covered' | 'cooling_down' | 'no_budget';
 };
 type Model = { product_id: string; part_number: string; display_name: string };
 
@@ -149,7 +154,7 @@ export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<Po
     isFirst = false;
     if (outcome === 'stop') break;
   }
-  if (tally.requests === 0) return { kind: 'skipped', reason: 'no_budget' };
+  if (tally.requests === 0) return { kind: 'skipped', reason: tally.skipped ?? 'no_budget' };
   if (tally.failure !== undefined && tally.report.storesSeen === 0) {
     return {
       kind: 'failed',
@@ -209,7 +214,12 @@ async function askParts(
     maxWaitMs: deps.maxTokenWaitMs ?? DEFAULT_MAX_TOKEN_WAIT_MS,
     isStillWanted,
   });
-  if ('skipped' in acquired) return 'stop';
+  if ('skipped' in acquired) {
+    if (tally.requests === 0) {
+      tally.skipped = acquired.skipped === 'not_wanted' ? 'covered' : acquired.skipped;
+    }
+    return 'stop';
+  }
   const result = await askOnce(deps, job, acquired.address, input);
   tally.requests += 1;
   if (result.ok) {
@@ -232,7 +242,7 @@ async function askOnce(
   input: AskInput,
 ): Promise<Awaited<ReturnType<typeof fetchPickupAvailability>>> {
   const memory = await loadEndpointMemory(deps.db, job.countryCode, deps.shape, deps.now());
-  const { shape } = memory.choose(deps.now());
+  const { shape, isProbe } = memory.choose(deps.now());
   const partNumbers =
     input.control === null || input.parts.includes(input.control)
       ? input.parts
@@ -265,6 +275,7 @@ async function askOnce(
       baseMs: deps.pool.baseCoolDownMs,
       maxMs: deps.pool.maxCoolDownMs,
       hintedMs: result.failure.coolDownSeconds * 1000,
+      isProbe,
     });
     await noteBlock(deps.db, memory, shape, result.failure.httpStatus, finishedAt);
   } else {

@@ -1,32 +1,18 @@
-import type { SearchHistory, UpstreamHostStatus, WatchStatus } from '#shared/api/watch.ts';
+import type { SearchHistory } from '#shared/api/watch.ts';
 import type { Executor } from '#server/db/database.ts';
 import {
   findSearchHistorySources,
   type CheckStateColumns,
 } from '#server/db/repositories/searches-repository.ts';
 import {
-  countOverdueTargets,
-  countRecentRequests,
-  listUpstreamHosts,
-} from '#server/db/repositories/watch-repository.ts';
-import { findWatchFreshness } from '#server/db/repositories/watch-workers-repository.ts';
-import { describeFreshness } from '#shared/watch/index.ts';
-import {
   computeStaleAfterMs,
   DEFAULT_STALE_AFTER_MS,
-  isPlannerSilent,
   readWatchFreshness,
 } from './freshness-status.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
-/** Window of the status page's error rate. */
-const ERROR_RATE_WINDOW_MS = 15 * 60_000;
 /** Most events a history answer lists; the daily counts still cover the whole period. */
 const HISTORY_EVENT_LIMIT = 500;
-// Error rates are only telling with a few requests behind them.
-const MIN_REQUESTS_FOR_ERROR_RATE = 3;
-const DELAYED_ERROR_RATE = 0.5;
-const DELAYED_CONSECUTIVE_FAILURES = 3;
 
 /** Whether a search's checks are current, and since when they fail if not. */
 export type CheckHealth = { is_stale: boolean; checks_failing_since: string | null };
@@ -120,69 +106,6 @@ export async function readSearchHistory(
     })),
     last_checked_at: sources.target_last_covered_at?.toISOString() ?? null,
     is_stale: isStale,
-  };
-}
-
-/** Per-host upstream health for the public status page. */
-export async function computeWatchStatus(
-  db: Executor,
-  now: number = Date.now(),
-): Promise<WatchStatus> {
-  const [hosts, recent, freshness] = await Promise.all([
-    listUpstreamHosts(db),
-    countRecentRequests(db, new Date(now - ERROR_RATE_WINDOW_MS)),
-    findWatchFreshness(db),
-  ]);
-  const staleAfterMs = computeStaleAfterMs(freshness);
-  const overdueGroups = await countOverdueTargets(db, new Date(now - staleAfterMs));
-  const recentByHost = new Map(recent.map((row) => [row.host, row]));
-  const statuses: UpstreamHostStatus[] = hosts.map((host) => {
-    const counts = recentByHost.get(host.host);
-    const total = counts?.total ?? 0;
-    const isCoolingDown = host.cool_down_until !== null && host.cool_down_until.getTime() > now;
-    return {
-      host: host.host,
-      last_success_at: host.last_success_at?.toISOString() ?? null,
-      last_failure_at: host.last_failure_at?.toISOString() ?? null,
-      last_failure_kind: host.last_failure_kind,
-      requests_last_15_minutes: total,
-      error_rate: total === 0 ? 0 : (counts?.failures ?? 0) / total,
-      cool_down_until: isCoolingDown ? host.cool_down_until!.toISOString() : null,
-      is_cooling_down: isCoolingDown,
-    };
-  });
-  const isDelayed = hosts.some((host, index) => {
-    const status = statuses[index];
-    const isErroring =
-      status.requests_last_15_minutes >= MIN_REQUESTS_FOR_ERROR_RATE &&
-      status.error_rate >= DELAYED_ERROR_RATE;
-    return (
-      status.is_cooling_down ||
-      isErroring ||
-      host.consecutive_failures >= DELAYED_CONSECUTIVE_FAILURES
-    );
-  });
-  const isPlannerStalled = isPlannerSilent(freshness, now);
-  return {
-    is_delayed: isDelayed || isPlannerStalled || overdueGroups > 0,
-    checked_at: new Date(now).toISOString(),
-    hosts: statuses,
-    freshness:
-      freshness === undefined
-        ? null
-        : {
-            promise: describeFreshness({
-              alertingFreshWithinMs: freshness.alerting_fresh_within_ms,
-              allFreshWithinMs: freshness.all_fresh_within_ms,
-            }),
-            workers: freshness.workers,
-            budget_per_minute: freshness.budget_per_minute,
-            alerting_groups: freshness.alerting_groups,
-            page_only_groups: freshness.page_only_groups,
-            last_planned_at: freshness.planned_at.toISOString(),
-            is_planner_stalled: isPlannerStalled,
-            overdue_groups: overdueGroups,
-          },
   };
 }
 

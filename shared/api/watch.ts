@@ -77,11 +77,54 @@ export const watchFreshnessSchema = z.object({
   overdue_groups: z.number().int(),
 });
 
+/** One egress address (the direct route or a proxy, shown by its host only) and its budget at Apple. */
+export const egressAddressStatusSchema = z.object({
+  label: z.string(),
+  kind: z.enum(['direct', 'proxy']),
+  rate_per_minute: z.number(),
+  burst: z.number().int(),
+  /** Requests it may send back to back right now. */
+  tokens: z.number(),
+  is_cooling_down: z.boolean(),
+  cool_down_until: z.string().nullable(),
+  /** Blocks in a row: each doubles the next cool-down. */
+  consecutive_blocks: z.number().int(),
+  last_success_at: z.string().nullable(),
+  last_failure_kind: z.string().nullable(),
+  /** A live watcher declared it in the last two minutes. */
+  is_live: z.boolean(),
+});
+/** One egress address's status. */
+export type EgressAddressStatus = z.infer<typeof egressAddressStatusSchema>;
+
+/** The endpoint shape a country is asked on, and why. */
+export const countryEndpointStatusSchema = z.object({
+  country_code: z.string(),
+  shape: z.enum(['pickup-message', 'fulfillment-messages']),
+  reason: z.string(),
+  since: z.string().nullable(),
+  /** Added to each request; an answer where it is unavailable everywhere is not believed. */
+  control_part: z.string().nullable(),
+});
+
+/** A part Apple refused, left out of that country's requests for a while. */
+export const invalidPartStatusSchema = z.object({
+  country_code: z.string(),
+  part_number: z.string(),
+  display_name: z.string(),
+  reason: z.string(),
+  found_at: z.string(),
+  retry_after: z.string(),
+});
+
 /** GET /v2/status (public): upstream health and whether alerts may be delayed. */
 export const watchStatusSchema = z.object({
   is_delayed: z.boolean(),
   checked_at: z.string(),
   hosts: z.array(upstreamHostStatusSchema),
+  addresses: z.array(egressAddressStatusSchema),
+  countries: z.array(countryEndpointStatusSchema),
+  invalid_parts: z.array(invalidPartStatusSchema),
   /** Null until a worker planned a cycle. */
   freshness: watchFreshnessSchema.nullable(),
   /** The last catalog sync from Apple's buy pages and what it changed (server only; null before any). */

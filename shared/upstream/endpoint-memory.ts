@@ -4,7 +4,8 @@
 // address, so the rule is: after a 541 on the shape in use, the next request of that country
 // (made only once the address may ask again: a 541 is never retried at once) tries the other
 // shape. If it answers, the country switches and says why; if it also answers 541, the
-// address was blocked and the country stays. A shape given up is asked again at most hourly.
+// address was blocked and the country stays. The other shape is asked at most hourly either
+// way: while fulfillment-messages is dead, every such probe costs the address a cool-down.
 
 import { getOtherShape } from './urls.ts';
 import type { EndpointShape } from './types.ts';
@@ -42,13 +43,12 @@ export function chooseEndpointShape(
   preferred: EndpointShape,
   now: number,
 ): { shape: EndpointShape; isProbe: boolean } {
-  if (memory.suspectShape === memory.shape) {
+  const isOtherDue =
+    memory.otherProbedAt === null || now - memory.otherProbedAt >= DEAD_SHAPE_PROBE_MS;
+  const isSuspect = memory.suspectShape === memory.shape;
+  if (isOtherDue && (isSuspect || memory.shape !== preferred)) {
     return { shape: getOtherShape(memory.shape), isProbe: true };
   }
-  const isPreferredDue =
-    memory.shape !== preferred &&
-    (memory.otherProbedAt === null || now - memory.otherProbedAt >= DEAD_SHAPE_PROBE_MS);
-  if (isPreferredDue) return { shape: preferred, isProbe: true };
   return { shape: memory.shape, isProbe: false };
 }
 

@@ -93,11 +93,13 @@ export function planRequests(
   const alerting: PlannedRequest[] = [];
   const pageOnly: PlannedRequest[] = [];
   for (const [countryCode, list] of byCountry) {
+    const everyStore = new Set(list.map((target) => target.storeId));
     const firstPass = planCountry(
       countryCode,
       list.filter((target) => target.isAlerting),
       context,
       true,
+      everyStore,
     );
     const remaining = fillFreeSlots(
       firstPass,
@@ -105,7 +107,7 @@ export function planRequests(
       context,
     );
     alerting.push(...firstPass);
-    pageOnly.push(...planCountry(countryCode, remaining, context, false));
+    pageOnly.push(...planCountry(countryCode, remaining, context, false, everyStore));
   }
   return [...alerting, ...pageOnly];
 }
@@ -130,6 +132,8 @@ function planCountry(
   targets: readonly PlanTarget[],
   context: RequestPlanContext,
   isAlerting: boolean,
+  /** Stores with any target: among seeds of equal gain, the one listing more of them wins. */
+  everyStore: ReadonlySet<string>,
 ): PlannedRequest[] {
   if (targets.length === 0) return [];
   const byStore = new Map<string, PlanTarget[]>();
@@ -150,18 +154,25 @@ function planCountry(
   // Lazy greedy: a candidate's gain only shrinks as stores get covered.
   const gainOf = (stores: readonly string[]): number =>
     stores.reduce((sum, storeId) => sum + (byStore.get(storeId)?.length ?? 0), 0);
+  const reachOf = (stores: readonly string[]): number =>
+    stores.filter((storeId) => everyStore.has(storeId)).length;
   const queue = [...candidates]
-    .map(([seed, stores]) => ({ seed, stores, gain: gainOf(stores) }))
+    .map(([seed, stores]) => ({ seed, stores, gain: gainOf(stores), reach: reachOf(stores) }))
     .filter((entry) => entry.gain > 0)
-    .sort((a, b) => b.gain - a.gain || a.seed.localeCompare(b.seed));
+    .sort((a, b) => b.gain - a.gain || b.reach - a.reach || a.seed.localeCompare(b.seed));
   while (queue.length > 0 && byStore.size > 0) {
     const head = queue.shift()!;
     const fresh = gainOf(head.stores);
     if (fresh === 0) continue;
     const next = queue[0];
-    if (next !== undefined && fresh < next.gain) {
+    if (
+      next !== undefined &&
+      (fresh < next.gain || (fresh === next.gain && head.reach < next.reach))
+    ) {
       head.gain = fresh;
-      const at = queue.findIndex((entry) => entry.gain < fresh);
+      const at = queue.findIndex(
+        (entry) => entry.gain < fresh || (entry.gain === fresh && entry.reach < head.reach),
+      );
       queue.splice(at === -1 ? queue.length : at, 0, head);
       continue;
     }

@@ -125,15 +125,24 @@ export async function recordEgressSuccess(db: Executor, label: string, at: Date)
 export async function recordEgressBlock(
   db: Executor,
   label: string,
-  block: { at: Date; kind: string; baseMs: number; maxMs: number; hintedMs: number },
+  block: {
+    at: Date;
+    kind: string;
+    baseMs: number;
+    maxMs: number;
+    hintedMs: number;
+    /** A probe of the other endpoint shape: a 541 there is expected, so it does not escalate. */
+    isProbe?: boolean;
+  },
 ): Promise<Date> {
+  const step = block.isProbe === true ? 0 : 1;
   const row = await db
     .updateTable('egress_addresses')
     .set((eb) => {
-      const doubled = sql<number>`least(${block.maxMs}::double precision, ${block.baseMs}::double precision * power(2, least(consecutive_blocks, 20)))`;
+      const doubled = sql<number>`least(${block.maxMs}::double precision, ${block.baseMs}::double precision * power(2, greatest(0, least(consecutive_blocks + ${step} - 1, 20))))`;
       const until = sql<Date>`greatest(coalesce(cool_down_until, ${block.at}::timestamptz), ${block.at}::timestamptz + make_interval(secs => greatest(${doubled}, ${block.hintedMs}::double precision) / 1000.0))`;
       return {
-        consecutive_blocks: eb('consecutive_blocks', '+', 1),
+        consecutive_blocks: eb('consecutive_blocks', '+', step),
         last_block_at: block.at,
         last_failure_at: block.at,
         last_failure_kind: block.kind,

@@ -9,8 +9,9 @@
 /** The shipped defaults the benchmark answers for. */
 export const DEFAULTS = {
   pollIntervalSeconds: 60,
-  upstreamRatePerMinute: 30,
-  upstreamBurst: 5,
+  upstreamRatePerMinute: 1,
+  upstreamBurst: 20,
+  partsPerRequest: 40,
   quietWindowMinutes: 30,
 } as const;
 

@@ -1,21 +1,20 @@
-// Before measuring, every group is asked once (the product does that on its first cycle, to
-// learn each store's own neighbour list). At the defaults that first sweep takes hours (one
-// request per group at 30 a minute per worker), so it runs here unpaced, with the product's
-// planner and poller. Each configuration then starts from a steady state: groups' last
-// answers are spread evenly over their class's promised period, in the order the sweep asked
-// them, as if the planner had been asking them at its pace for a while.
+// Before measuring, every target is covered once (the product does that on its first cycles,
+// learning which stores each location seed's answer lists). At the shipped budget that first
+// sweep takes a while, so it runs here unpaced, with the product's planner and poller. Each
+// configuration then starts from a steady state: targets' last answers are spread evenly over
+// their class's promised period, in the order the sweep asked them.
 import { sql } from 'kysely';
 import type { Db } from '#server/db/database.ts';
 import {
+  declareEgressPool,
   planWatchCycle,
-  pollGroup,
+  pollRequest,
   type PollerDeps,
   type PollOutcome,
 } from '#server/watch/index.ts';
-import { createTokenBucketLimiter } from '#shared/upstream/index.ts';
 import { DEFAULTS } from './compression.ts';
 
-/** A group as the sweep left it, oldest request first. */
+/** A target as the sweep left it, oldest answer first. */
 export type SweptGroup = {
   countryCode: string;
   productId: string;
@@ -23,7 +22,7 @@ export type SweptGroup = {
   isAlerting: boolean;
 };
 
-/** What the sweep did; `groups` are the ones it asked, in its order. */
+/** What the sweep did; `groups` are the targets it covered, in its order. */
 export type SweepReport = {
   groups: SweptGroup[];
   requests: number;
@@ -32,7 +31,7 @@ export type SweepReport = {
   ms: number;
 };
 
-/** Asks every group never asked before once, `concurrency` at a time, without a rate limit. */
+/** Covers every target never covered before, `concurrency` requests at a time, without a rate limit. */
 export async function runFirstSweep(
   db: Db,
   baseUrl: string,
@@ -42,43 +41,61 @@ export async function runFirstSweep(
   const started = performance.now();
   const deps: PollerDeps = {
     db,
-    fetch: (url, init) => fetch(url, init),
     now: Date.now,
     random: Math.random,
-    limiter: createTokenBucketLimiter({
-      capacity: 1e9,
-      refillPerSecond: 1e9,
-      now: Date.now,
-      sleep: () => Promise.resolve(),
-    }),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    pool: {
+      addresses: [
+        {
+          label: 'bench first sweep',
+          kind: 'direct',
+          fetch: (url, init) => fetch(url, init),
+          close: () => Promise.resolve(),
+        },
+      ],
+      ratePerMinute: 1e9,
+      burst: 1e9,
+      baseCoolDownMs: 1000,
+      maxCoolDownMs: 1000,
+    },
     baseUrl,
-    shape: 'fulfillment-messages',
+    shape: 'pickup-message',
     intervalMs: DEFAULTS.pollIntervalSeconds * 1000,
     quietWindowMs: DEFAULTS.quietWindowMinutes * 60_000,
+    partsPerRequest: DEFAULTS.partsPerRequest,
   };
-  const { plan, cycleStartedAt } = await planWatchCycle(deps);
-  // Groups of a smaller crowd were asked before; only the new ones have their first cycle.
-  const due = plan.due.filter((target) => target.lastRequestedAt === null);
+  await declareEgressPool(db, deps.pool, Date.now());
+  const before = await db
+    .selectFrom('poll_targets')
+    .select(['country_code', 'product_id', 'store_id'])
+    .where('last_covered_at', 'is', null)
+    .execute();
+  const { jobs } = await planWatchCycle(deps);
   const outcomes: PollOutcome[] = [];
   let next = 0;
   const runLane = async (): Promise<void> => {
-    while (next < due.length) {
-      const target = due[next];
+    while (next < jobs.length) {
+      const job = jobs[next];
       next += 1;
-      outcomes.push(await pollGroup(deps, target, cycleStartedAt));
+      outcomes.push(await pollRequest(deps, job));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, runLane));
+  // The sweep's address is the bench's own: it must not count towards the workers' budget.
+  await db.deleteFrom('egress_addresses').where('label', '=', 'bench first sweep').execute();
   return {
-    groups: due.map((target) => ({
-      countryCode: target.countryCode,
-      productId: target.productId,
-      storeId: target.storeId,
+    groups: before.map((target) => ({
+      countryCode: target.country_code,
+      productId: target.product_id,
+      storeId: target.store_id,
       isAlerting: alertingGroupKeys.has(
-        `${target.countryCode}:${target.productId}:${target.storeId}`,
+        `${target.country_code}:${target.product_id}:${target.store_id}`,
       ),
     })),
-    requests: outcomes.filter((outcome) => outcome.kind !== 'skipped').length,
+    requests: outcomes.reduce(
+      (sum, outcome) => sum + (outcome.kind === 'skipped' ? 0 : outcome.requests),
+      0,
+    ),
     skipped: outcomes.filter((outcome) => outcome.kind === 'skipped').length,
     failed: outcomes.filter((outcome) => outcome.kind === 'failed').length,
     ms: performance.now() - started,

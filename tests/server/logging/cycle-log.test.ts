@@ -25,11 +25,17 @@ function createRecordingLogger(): { logger: Logger; records: LogRecord[] } {
 
 const polled = (changes: number, restocks: number, alertsEnqueued: number): PollOutcome => ({
   kind: 'polled',
+  requests: 1,
   report: { storesSeen: 12, changes, restocks, alertsEnqueued },
 });
 const quiet: PollOutcome = polled(0, 0, 0);
 const skipped: PollOutcome = { kind: 'skipped', reason: 'covered' };
-const blocked: PollOutcome = { kind: 'failed', failureKind: 'blocked', coolDownSeconds: 900 };
+const blocked: PollOutcome = {
+  kind: 'failed',
+  requests: 1,
+  failureKind: 'blocked',
+  coolDownSeconds: 300,
+};
 
 /** Polls `check` until it holds or `timeoutMs` passes. */
 async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
@@ -138,7 +144,17 @@ describe('the configured watcher’s log', () => {
           upstreamRatePerMinute: 600,
           upstreamBurst: 5,
         },
-        upstream: { baseUrl: watch.simulator.url, shape: 'fulfillment-messages' },
+        upstream: {
+          baseUrl: watch.simulator.url,
+          shape: 'pickup-message',
+          proxies: [],
+          isDirect: true,
+          allowH2: false,
+          partsPerRequest: 40,
+          controlParts: new Map(),
+          coolDownSeconds: 300,
+          maxCoolDownSeconds: 3600,
+        },
         alerts: { quietWindowMinutes: 30 },
       },
       logger,

@@ -3,13 +3,23 @@ import { syncPollTargets } from '#server/db/repositories/watch-repository.ts';
 import { insertSearch } from '#server/db/repositories/searches-repository.ts';
 import { findOrCreateUserByIdentity } from '#server/db/repositories/users-repository.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
-import { applyPickupAnswer } from '#server/watch/apply-answer.ts';
+import { applyPickupAnswer, type AnswerScope } from '#server/watch/apply-answer.ts';
 import type { PickupAnswer, PickupStatus, StoreAvailability } from '#shared/upstream/index.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { readSnapshotStatus } from './support.ts';
 
 const T0 = Date.UTC(2026, 0, 15, 12);
 const GROUP = { countryCode: 'CA', productId: 'iphone16pro', storeId: 'R121' };
+
+/** An answer to a location request seeded at `storeId`, for parts A, B and C of the type. */
+function scopeAt(storeId: string): AnswerScope {
+  return {
+    countryCode: GROUP.countryCode,
+    productByPart: new Map(['A', 'B', 'C'].map((part) => [part, GROUP.productId])),
+    coveredProductIds: [GROUP.productId],
+    originStoreId: storeId,
+  };
+}
 
 function buildStore(
   storeNumber: string,
@@ -79,10 +89,10 @@ describe('applying an upstream answer', () => {
   });
   afterAll(async () => testDb.drop());
 
-  it('files snapshots, history, neighbour distances in miles both ways, and coverage', async () => {
+  it('files snapshots, history, neighbour distances in miles both ways, and coverage of every listed store', async () => {
     const report = await applyPickupAnswer(
       testDb.db,
-      GROUP,
+      scopeAt(GROUP.storeId),
       buildAnswer(T0, [
         buildStore(GROUP.storeId, 0, { A: 'available', B: 'unavailable' }),
         buildStore(neighbour, 10, { A: 'unavailable', B: 'unknown' }),
@@ -107,13 +117,13 @@ describe('applying an upstream answer', () => {
       .orderBy('store_id')
       .execute();
     expect(targets.every((target) => target.last_covered_at?.getTime() === T0)).toBe(true);
-    expect(targets.find((target) => target.store_id === neighbour)?.last_requested_at).toBeNull();
+    expect(targets.every((target) => target.last_requested_at?.getTime() === T0)).toBe(true);
   });
 
   it('keeps the last known status for a part the answer could not tell about', async () => {
     const report = await applyPickupAnswer(
       testDb.db,
-      GROUP,
+      scopeAt(GROUP.storeId),
       buildAnswer(T0 + 60_000, [buildStore(GROUP.storeId, 0, { A: 'unknown', B: 'unknown' })]),
       { quietWindowMs: 0 },
     );
@@ -125,7 +135,7 @@ describe('applying an upstream answer', () => {
   it('lets an unknown become known without inventing a previous status', async () => {
     await applyPickupAnswer(
       testDb.db,
-      GROUP,
+      scopeAt(GROUP.storeId),
       buildAnswer(T0 + 120_000, [buildStore(neighbour, 10, { B: 'available' })]),
       { quietWindowMs: 0 },
     );
@@ -141,7 +151,7 @@ describe('applying an upstream answer', () => {
   it('never lets an answer older than the snapshot rewind it', async () => {
     const report = await applyPickupAnswer(
       testDb.db,
-      GROUP,
+      scopeAt(GROUP.storeId),
       buildAnswer(T0 - 60_000, [buildStore(GROUP.storeId, 0, { A: 'unavailable' })]),
       { quietWindowMs: 0 },
     );
@@ -150,15 +160,16 @@ describe('applying an upstream answer', () => {
   });
 
   it('records a change once when two answers listing the same store land at the same time', async () => {
-    const other = { ...GROUP, storeId: neighbour };
     const answer = (at: number): PickupAnswer =>
       buildAnswer(at, [
         buildStore(GROUP.storeId, 0, { C: 'available' }),
         buildStore(neighbour, 10, { C: 'available' }),
       ]);
     await Promise.all([
-      applyPickupAnswer(testDb.db, GROUP, answer(T0 + 300_000), { quietWindowMs: 0 }),
-      applyPickupAnswer(testDb.db, other, answer(T0 + 300_001), { quietWindowMs: 0 }),
+      applyPickupAnswer(testDb.db, scopeAt(GROUP.storeId), answer(T0 + 300_000), {
+        quietWindowMs: 0,
+      }),
+      applyPickupAnswer(testDb.db, scopeAt(neighbour), answer(T0 + 300_001), { quietWindowMs: 0 }),
     ]);
     const events = await testDb.db
       .selectFrom('availability_events')
@@ -166,5 +177,57 @@ describe('applying an upstream answer', () => {
       .where('part_number', '=', 'C')
       .execute();
     expect(events.map((event) => event.store_id).sort()).toEqual([GROUP.storeId, neighbour].sort());
+  });
+});
+
+describe('what an answer may file', () => {
+  let testDb: TestDatabase;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    await seedCatalog(testDb.db);
+  });
+  afterAll(async () => testDb.drop());
+
+  it('files only the parts it was asked for and covers only the types asked in full', async () => {
+    const user = await findOrCreateUserByIdentity(testDb.db, {
+      issuer: 'https://idp.test/',
+      subject: 'v',
+      email: 'v@example.com',
+    });
+    await insertSearch(testDb.db, { user_id: user.id, product_type: 'iphone16', store_id: 'R121' });
+    await insertSearch(testDb.db, {
+      user_id: user.id,
+      product_type: GROUP.productId,
+      store_id: 'R121',
+    });
+    await syncPollTargets(testDb.db, new Date(T0));
+    await applyPickupAnswer(
+      testDb.db,
+      {
+        countryCode: 'CA',
+        productByPart: new Map([
+          ['P1', GROUP.productId],
+          ['Q1', 'iphone16'],
+        ]),
+        coveredProductIds: [GROUP.productId],
+        originStoreId: null,
+      },
+      buildAnswer(T0, [
+        buildStore('R121', null, { P1: 'available', Q1: 'available', X: 'available' }),
+      ]),
+      { quietWindowMs: 0 },
+    );
+    expect(await readSnapshotStatus(testDb.db, 'R121', 'X')).toBeUndefined();
+    expect(await readSnapshotStatus(testDb.db, 'R121', 'Q1')).toBe('available');
+    const targets = await testDb.db
+      .selectFrom('poll_targets')
+      .select(['product_id', 'last_covered_at'])
+      .orderBy('product_id')
+      .execute();
+    expect(targets).toEqual([
+      { product_id: 'iphone16', last_covered_at: null },
+      { product_id: GROUP.productId, last_covered_at: new Date(T0) },
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { upsertWatchWorker } from '#server/db/repositories/watch-workers-reposit
 import type { SearchRow, UserRow } from '#server/db/schema.ts';
 import { readSearchInventory } from '#server/services/inventory-service.ts';
 import { planWatchCycle } from '#server/watch/plan-cycle.ts';
-import { computeWatchStatus } from '#server/watch/reads.ts';
+import { computeWatchStatus } from '#server/watch/watch-status.ts';
 import { listSeedParts, startWatchHarness, type WatchHarness } from './support.ts';
 
 // Issue 11: a stalled poller shows on the search page and the status page within two
@@ -41,7 +41,7 @@ describe('a stalled poller', () => {
   it('is fresh right after a cycle', async () => {
     const inventory = await readSearchInventory(watch.db, user, search.id, watch.now());
     expect(inventory.is_stale).toBe(false);
-    const status = await computeWatchStatus(watch.db, watch.now());
+    const status = await computeWatchStatus(watch.db, { now: watch.now() });
     expect(status.is_delayed).toBe(false);
     expect(status.freshness).toMatchObject({
       promise: 'every group fresh within 2 min',
@@ -55,7 +55,7 @@ describe('a stalled poller', () => {
     watch.advance(2 * INTERVAL_MS + 5_000);
     const inventory = await readSearchInventory(watch.db, user, search.id, watch.now());
     expect(inventory.is_stale).toBe(true);
-    const status = await computeWatchStatus(watch.db, watch.now());
+    const status = await computeWatchStatus(watch.db, { now: watch.now() });
     expect(status.is_delayed).toBe(true);
     expect(status.freshness?.overdue_groups).toBe(1);
   });

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listGroupDemand } from '#server/db/repositories/group-demand-repository.ts';
-import {
-  findWatchFreshness,
-  summariseLiveWorkers,
-  upsertWatchWorker,
-} from '#server/db/repositories/watch-workers-repository.ts';
+import { listLiveEgressAddresses } from '#server/db/repositories/egress-repository.ts';
+import { recordSeedAnswer } from '#server/db/repositories/upstream-knowledge-repository.ts';
+import { findWatchFreshness } from '#server/db/repositories/watch-workers-repository.ts';
 import { planWatchCycle } from '#server/watch/plan-cycle.ts';
 import { listSeedParts, listSeedStores, startWatchHarness, type WatchHarness } from './support.ts';
 
@@ -52,48 +50,78 @@ describe('group demand', () => {
   });
 });
 
-describe('planning within the workers’ budget', () => {
-  it('asks every group without a registered worker and saves no promise', async () => {
-    const { plan, schedule } = await planWatchCycle(watch.deps);
-    expect(schedule).toBeUndefined();
-    expect(plan.due).toHaveLength(4);
-    expect(await findWatchFreshness(watch.db)).toBeUndefined();
+describe('planning requests within the addresses’ budget', () => {
+  it('asks each store’s own location while nothing was learned, the alerting store first', async () => {
+    const { jobs, sweepRequests, alertingSweepRequests } = await planWatchCycle(watch.deps);
+    expect(jobs.map((job) => job.target)).toEqual([
+      { kind: 'location', seedStoreId: storeA },
+      ...[storeB, storeC, storeD]
+        .sort()
+        .map((storeId) => ({ kind: 'location', seedStoreId: storeId })),
+    ]);
+    expect(jobs[0]).toMatchObject({ productIds: ['iphone16'], storeIds: [storeA] });
+    expect(jobs[0].location).toMatch(/\d{5}/);
+    expect({ sweepRequests, alertingSweepRequests }).toEqual({
+      sweepRequests: 4,
+      alertingSweepRequests: 1,
+    });
   });
 
-  it('puts the alerting group first and records what the live workers’ budget gives', async () => {
-    // Two workers of one request a minute: 2 requests an interval for 1 alerting and 3 page-only groups.
-    for (const id of ['w1', 'w2']) {
-      await upsertWatchWorker(watch.db, {
-        id,
-        label: id,
-        budgetPerMinute: 1,
-        seenAt: new Date(watch.now()),
-      });
-    }
-    const { plan, schedule } = await planWatchCycle(watch.deps);
-    expect(plan.due[0].storeId).toBe(storeA);
-    expect(schedule).toMatchObject({ alertingEveryIntervals: 1, pageOnlyEveryIntervals: 3 });
+  it('covers every store with one request once an answer showed one seed lists them all', async () => {
+    await recordSeedAnswer(watch.db, {
+      country_code: 'US',
+      seed_store_id: storeC,
+      location: '00000',
+      store_ids: [storeA, storeB, storeC, storeD],
+      at: new Date(watch.now()),
+    });
+    const { jobs } = await planWatchCycle(watch.deps);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({
+      target: { kind: 'location', seedStoreId: storeC },
+      productIds: ['iphone16'],
+    });
+    expect(jobs[0].storeIds.sort()).toEqual([storeA, storeB, storeC, storeD].sort());
+  });
+
+  it('asks a store alone when its own seed’s answer left it out and no other lists it', async () => {
+    await recordSeedAnswer(watch.db, {
+      country_code: 'US',
+      seed_store_id: storeC,
+      location: '00000',
+      store_ids: [storeA, storeB, storeC],
+      at: new Date(watch.now()),
+    });
+    await recordSeedAnswer(watch.db, {
+      country_code: 'US',
+      seed_store_id: storeD,
+      location: '00001',
+      store_ids: [storeA],
+      at: new Date(watch.now()),
+    });
+    const { jobs } = await planWatchCycle(watch.deps);
+    expect(jobs.map((job) => job.target)).toContainEqual({ kind: 'store', storeId: storeD });
+    expect(jobs).toHaveLength(2);
+  });
+
+  it('records what the live addresses’ budget gives and spends leftovers on the stalest targets', async () => {
+    // One address of one request a minute: one request an interval for the sweep of two.
+    await watch.db.updateTable('egress_addresses').set({ rate_per_minute: 1 }).execute();
+    const { jobs, schedule } = await planWatchCycle(watch.deps);
+    expect(schedule).toMatchObject({ requestsPerInterval: 1 });
+    expect(jobs[0].storeIds).toContain(storeA);
     expect(await findWatchFreshness(watch.db)).toMatchObject({
-      workers: 2,
-      budget_per_minute: 2,
+      budget_per_minute: 1,
       alerting_groups: 1,
       page_only_groups: 3,
-      alerting_fresh_within_ms: 2 * MINUTE,
-      all_fresh_within_ms: 4 * MINUTE,
     });
+    await watch.db.updateTable('egress_addresses').set({ rate_per_minute: 1000 }).execute();
   });
 
-  it('stops counting a worker that has not been seen for two minutes', async () => {
+  it('stops counting an address no live process declared for two minutes', async () => {
     watch.advance(3 * MINUTE);
-    await upsertWatchWorker(watch.db, {
-      id: 'w3',
-      label: 'w3',
-      budgetPerMinute: 5,
-      seenAt: new Date(watch.now()),
-    });
-    expect(await summariseLiveWorkers(watch.db, new Date(watch.now() - 2 * MINUTE))).toEqual({
-      workers: 1,
-      budgetPerMinute: 5,
-    });
+    expect(await listLiveEgressAddresses(watch.db, new Date(watch.now() - 2 * MINUTE))).toEqual([]);
+    const { schedule } = await planWatchCycle(watch.deps);
+    expect(schedule).toBeUndefined();
   });
 });

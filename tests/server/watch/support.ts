@@ -13,13 +13,20 @@ import {
 } from '#server/db/repositories/users-repository.ts';
 import type { PlanCode, SearchRow, UserRow } from '#server/db/schema.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
-import { runWatchCycle, type CycleReport, type PollerDeps } from '#server/watch/index.ts';
+import {
+  declareEgressPool,
+  runWatchCycle,
+  type CycleReport,
+  type EgressAddress,
+  type EgressPool,
+  type PollerDeps,
+} from '#server/watch/index.ts';
 import {
   startUpstreamSimulator,
   type RunningUpstreamSimulator,
 } from '#server/watch/simulator/index.ts';
+import type { SimulatorBehaviour } from '#server/watch/simulator/settings.ts';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
-import { createTokenBucketLimiter } from '#shared/upstream/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
@@ -31,7 +38,7 @@ export type WatchHarness = {
   testDb: TestDatabase;
   db: Db;
   simulator: RunningUpstreamSimulator;
-  deps: PollerDeps;
+  deps: PollerDeps & { controlParts?: ReadonlyMap<string, string> };
   now: () => number;
   advance: (ms: number) => void;
   /** Runs one planning cycle and all its polls in this process. */
@@ -77,6 +84,13 @@ export async function startWatchHarness(
     intervalSeconds?: number;
     testDb?: TestDatabase;
     startMs?: number;
+    /** Simulator settings; by default Apple today without the per-address block. */
+    simulator?: Partial<SimulatorBehaviour>;
+    /** Egress addresses; by default one direct address through the global fetch. */
+    addresses?: EgressAddress[];
+    ratePerMinute?: number;
+    burst?: number;
+    controlParts?: ReadonlyMap<string, string>;
   } = {},
 ): Promise<WatchHarness> {
   const testDb = options.testDb ?? (await createTestDatabase());
@@ -92,22 +106,42 @@ export async function startWatchHarness(
     models: PRODUCT_MODEL_SEEDS,
     countries: COUNTRY_SEEDS,
     now,
+    blockAfterRequests: 0,
+    ...options.simulator,
   });
-  const deps: PollerDeps = {
+  const pool: EgressPool = {
+    addresses: options.addresses ?? [
+      {
+        label: 'direct test',
+        kind: 'direct',
+        fetch: (url, init) => fetch(url, init),
+        close: () => Promise.resolve(),
+      },
+    ],
+    ratePerMinute: options.ratePerMinute ?? 1000,
+    burst: options.burst ?? 1000,
+    baseCoolDownMs: 300_000,
+    maxCoolDownMs: 3_600_000,
+  };
+  await declareEgressPool(testDb.db, pool, clock);
+  const deps: PollerDeps & { controlParts?: ReadonlyMap<string, string> } = {
     db: testDb.db,
-    fetch: (url, init) => fetch(url, init),
     now,
     random: () => 0.5,
-    limiter: createTokenBucketLimiter({
-      capacity: 1000,
-      refillPerSecond: 1000,
-      now,
-      sleep: () => Promise.resolve(),
-    }),
+    // Waiting for a token moves the test's clock instead of the wall clock.
+    sleep: (ms) => {
+      clock += ms;
+      return Promise.resolve();
+    },
+    pool,
     baseUrl: simulator.url,
-    shape: 'fulfillment-messages',
+    shape: 'pickup-message',
     intervalMs: (options.intervalSeconds ?? 60) * 1000,
     quietWindowMs: (options.quietWindowMinutes ?? 30) * 60_000,
+    partsPerRequest: 40,
+    // A request that cannot be sent now is left to a later cycle: tests move time themselves.
+    maxTokenWaitMs: 0,
+    controlParts: options.controlParts,
   };
   let userCount = 0;
   return {

@@ -21,8 +21,9 @@ describe('watch routes', () => {
 
   beforeAll(async () => {
     api = await startApiHarness();
-    // The watcher's clock starts now so the routes (on the real clock) see fresh checks.
-    watch = await startWatchHarness({ testDb: api.testDb, startMs: Date.now() - 10 * MINUTE });
+    // The watcher's clock ends near now so the routes (on the real clock) see fresh checks: the
+    // harness's address budget promises every target within two intervals.
+    watch = await startWatchHarness({ testDb: api.testDb, startMs: Date.now() - 90_000 });
     alice = await api.createUser('alice', 'best');
     bob = await api.createUser('bob', 'best');
     part = listSeedParts('US', 'iphone16pro')[0]!;
@@ -111,6 +112,16 @@ describe('watch routes', () => {
       cool_down_until: null,
     });
     expect(healthy.hosts[0].last_success_at).not.toBeNull();
+    expect(healthy.addresses).toEqual([
+      expect.objectContaining({
+        label: 'direct test',
+        is_cooling_down: false,
+        consecutive_blocks: 0,
+      }),
+    ]);
+    expect(healthy.countries).toEqual([
+      expect.objectContaining({ country_code: 'US', shape: 'pickup-message' }),
+    ]);
 
     watch.simulator.injectFault('541', 300);
     watch.advance(MINUTE);
@@ -122,6 +133,7 @@ describe('watch routes', () => {
     expect(blocked.is_delayed).toBe(true);
     expect(blocked.hosts[0]).toMatchObject({ is_cooling_down: true, last_failure_kind: 'blocked' });
     expect(blocked.hosts[0].error_rate).toBeGreaterThan(0);
+    expect(blocked.addresses[0]).toMatchObject({ is_cooling_down: true, consecutive_blocks: 1 });
   });
 
   it('says on the inventory that checks are failing instead of passing stale stock as current', async () => {

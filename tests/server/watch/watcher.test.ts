@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWatcher, type PollOutcome, type RunningWatcher } from '#server/watch/index.ts';
-import type { PollGroupKey } from '#shared/watch/index.ts';
 import { listSeedParts, listSeedStores, startWatchHarness, type WatchHarness } from './support.ts';
 
 /** Polls `check` until it returns true or `timeoutMs` passes: generous waits, never sleep-and-hope. */
@@ -36,7 +35,7 @@ describe('watcher on pg-boss', () => {
     }
     // Two workers on one database, as with `shelfwatch worker` run twice.
     for (let index = 0; index < 2; index += 1) {
-      const originalFetch = watch.deps.fetch;
+      const [address] = watch.deps.pool.addresses;
       watchers.push(
         await startWatcher({
           db: watch.db,
@@ -46,17 +45,23 @@ describe('watcher on pg-boss', () => {
           upstreamRatePerMinute: 600,
           upstreamBurst: 5,
           quietWindowMinutes: 30,
-          fetch: async (url, init) => {
-            const key = new URL(url).searchParams.get('store') ?? url;
-            if (running.has(key)) overlaps += 1;
-            running.add(key);
-            try {
-              return await originalFetch(url, init);
-            } finally {
-              running.delete(key);
-            }
-          },
-          onPolled: (_group: PollGroupKey, outcome) => outcomes.push(outcome),
+          addresses: [
+            {
+              ...address,
+              fetch: async (url, init) => {
+                const search = new URL(url).searchParams;
+                const key = search.get('location') ?? search.get('store') ?? url;
+                if (running.has(key)) overlaps += 1;
+                running.add(key);
+                try {
+                  return await address.fetch(url, init);
+                } finally {
+                  running.delete(key);
+                }
+              },
+            },
+          ],
+          onPolled: (_job, outcome) => outcomes.push(outcome),
         }),
       );
     }
@@ -66,7 +71,7 @@ describe('watcher on pg-boss', () => {
     await watch.close();
   });
 
-  it('polls every group on its own schedule and turns a flip into exactly one outbox row', async () => {
+  it('covers every target and turns a flip into exactly one outbox row', async () => {
     await waitFor(async () => {
       const targets = await watch.db
         .selectFrom('poll_targets')

@@ -21,11 +21,11 @@ function failureOf(raw: RawPickupResponse): UpstreamFailure {
 }
 
 describe('interpretPickupResponse failures', () => {
-  it('reports HTTP 541 as blocked with a long default cool-down', () => {
+  it('reports HTTP 541 as blocked with the five-minute first cool-down checkers report', () => {
     const failure = failureOf(
       answer({ status: 541, bodyText: readFixtureText('blocked-page.html') }),
     );
-    expect(failure).toMatchObject({ kind: 'blocked', httpStatus: 541, coolDownSeconds: 900 });
+    expect(failure).toMatchObject({ kind: 'blocked', httpStatus: 541, coolDownSeconds: 300 });
   });
 
   it('reports HTTP 503 as blocked and honours Retry-After in seconds', () => {
@@ -79,6 +79,17 @@ describe('interpretPickupResponse failures', () => {
     expect(failureOf(answer({ bodyText }))).toMatchObject({
       kind: 'upstream_error',
       message: 'Try later',
+    });
+  });
+
+  it('reports Apple’s "Product(s) Invalid or not buyable" as invalid_parts, so the caller can find the part', () => {
+    const bodyText = JSON.stringify({
+      head: { status: '200' },
+      body: { errorMessage: 'Product(s) Invalid or not buyable' },
+    });
+    expect(failureOf(answer({ bodyText }))).toMatchObject({
+      kind: 'invalid_parts',
+      coolDownSeconds: 0,
     });
   });
 
