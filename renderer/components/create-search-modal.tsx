@@ -92,6 +92,7 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
         <Form.Group className="mb-3">
           <Form.Label htmlFor="create-search-product">Select a product</Form.Label>
           <Select<ProductOption>
+            classNamePrefix="sw-select"
             inputId="create-search-product"
             options={productOptions}
             value={product}
@@ -105,6 +106,7 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
         <Form.Group className="mb-3">
           <Form.Label htmlFor="create-search-store">Select a store</Form.Label>
           <Select<StoreOption>
+            classNamePrefix="sw-select"
             inputId="create-search-store"
             options={storeOptions}
             value={store}

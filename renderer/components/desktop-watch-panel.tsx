@@ -6,6 +6,7 @@ import type { DesktopHost } from '#shared/bridge.ts';
 import { describeWatchStatus } from '#shared/desktop/status-text.ts';
 import { unwrapHostResult } from '../api/host-errors.ts';
 import { useDesktopWatchStatus } from '../api/watch-queries.ts';
+import { DesktopNotificationSetup } from './desktop-notification-setup.tsx';
 import { useNow } from './use-now.ts';
 
 /**
@@ -39,6 +40,7 @@ export function DesktopWatchPanel({ desktop }: { desktop: DesktopHost }) {
   const text = status.data === undefined ? null : describeWatchStatus(status.data, now);
   return (
     <div className="mb-3">
+      <DesktopNotificationSetup />
       {(notices.data ?? [])
         .filter((notice) => !dismissed.includes(notice.id))
         .map((notice) => (

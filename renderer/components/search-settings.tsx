@@ -79,6 +79,7 @@ export function SearchSettings({
       <Form.Group className="mb-3">
         <Form.Label htmlFor="setting-product">Product type</Form.Label>
         <Select
+          classNamePrefix="sw-select"
           inputId="setting-product"
           options={productOptions}
           value={productOptions.find((option) => option.value === search.product_type) ?? null}
@@ -92,6 +93,7 @@ export function SearchSettings({
       <Form.Group className="mb-3">
         <Form.Label htmlFor="setting-store">Store</Form.Label>
         <Select
+          classNamePrefix="sw-select"
           inputId="setting-store"
           options={storeOptions}
           value={storeOptions.find((option) => option.value === search.store_id) ?? null}

@@ -1,3 +1,5 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import {
@@ -12,6 +14,7 @@ import { NotFoundMessage } from '../components/not-found-message.tsx';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
+import { TEST_NOTIFICATION } from '../components/desktop-notification-setup.tsx';
 
 /** Choices of the check interval, in minutes (the spec's five is the default). */
 const INTERVAL_CHOICES = [1, 2, 5, 10, 15, 30, 60].filter(
@@ -81,6 +84,16 @@ function SettingsForm({ settings }: { settings: DesktopSettings }) {
             disabled={isSaving}
             onChange={(event) => change({ notifications_enabled: event.target.checked })}
           />
+          <TestNotificationButton />
+          <Form.Check
+            className="mb-3"
+            type="switch"
+            id="settings-dock-icon"
+            label="Show Shelfwatch in the Dock (off: only in the menu bar)"
+            checked={settings.show_dock_icon}
+            disabled={isSaving}
+            onChange={(event) => change({ show_dock_icon: event.target.checked })}
+          />
           <Form.Check
             className="mb-4"
             type="switch"
@@ -102,5 +115,31 @@ function SettingsForm({ settings }: { settings: DesktopSettings }) {
         </Form>
       </Card.Body>
     </Card>
+  );
+}
+
+/** Sends a test notification: the way to see whether macOS lets Shelfwatch's alerts through. */
+function TestNotificationButton() {
+  const host = useHost();
+  const [state, setState] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
+  const send = () => {
+    setState('sending');
+    host.showNotification(TEST_NOTIFICATION).then(
+      () => setState('sent'),
+      () => setState('failed'),
+    );
+  };
+  return (
+    <div className="mb-3 ms-5 small">
+      <Button variant="outline-secondary" size="sm" onClick={send} disabled={state === 'sending'}>
+        Send a test notification
+      </Button>
+      <span className="ms-2" role="status" aria-live="polite">
+        {state === 'sent'
+          ? 'Sent. If nothing appeared, allow notifications in System Settings > Notifications > Shelfwatch.'
+          : null}
+        {state === 'failed' ? "The test notification couldn't be sent." : null}
+      </span>
+    </div>
   );
 }

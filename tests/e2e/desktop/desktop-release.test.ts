@@ -191,8 +191,8 @@ describe('the macOS app as a release must behave', () => {
     });
     const { page } = app;
     await page.getByRole('heading', { name: 'My Searches' }).waitFor();
-    const shown = await app.invoke('notifications:show', { title: 'Test', body: 'A test' });
-    expect(shown).toEqual({ ok: true, value: null });
+    // The first-run step asks macOS now (with a test), not at the first stock alert.
+    await page.getByRole('button', { name: 'Send a test notification' }).click();
     await app.waitForEvent(ofType('notification-failed'));
     const status = await waitForStatus(app, (s) => (s.notification_problem ?? null) !== null);
     expect(status.notification_problem).toBe('Notifications are not allowed for this application');
@@ -214,6 +214,21 @@ describe('the macOS app as a release must behave', () => {
     await app.waitForEvent(ofType('notification'));
     await waitForStatus(app, (s) => (s.notification_problem ?? null) === null);
     await page.getByText("Notifications can't be shown").waitFor({ state: 'detached' });
+  });
+
+  it('follows the system appearance: dark mode in the shared screens', async () => {
+    const app = await start();
+    const { page } = app;
+    await page.getByRole('heading', { name: 'My Searches' }).waitFor();
+    const readTheme = () =>
+      page.evaluate(() => ({
+        theme: document.documentElement.dataset.bsTheme,
+        background: getComputedStyle(document.body).backgroundColor,
+      }));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(readTheme).toEqual({ theme: 'dark', background: 'rgb(33, 37, 41)' });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(readTheme).toEqual({ theme: 'light', background: 'rgb(255, 255, 255)' });
   });
 
   it('wake waits for the network before checking and does not back off', async () => {
