@@ -11,7 +11,7 @@ export const LANDING_PAGE_FILE = 'landing.html';
 const LANDING_TITLE = 'Apple Store stock alerts | Shelfwatch';
 
 /** Options of the landing page's pre-rendering. */
-type PrerenderOptions = { rootDir: string; outDir: string; configFile: string; entry: string };
+type PrerenderOptions = { rootDir: string; configFile: string; entry: string };
 
 /** The client build's index.html with the pre-rendered page in #root and its own title. */
 export function composeLandingPage(indexHtml: string, rootHtml: string): string {
@@ -33,6 +33,7 @@ export function prerenderLanding(options: PrerenderOptions): Plugin & {
   inputs: () => Promise<string[]>;
 } {
   let finished: Promise<string[]> = Promise.resolve([]);
+  let outDir = '';
   const render = async (): Promise<string[]> => {
     // Inside the repository so Node finds node_modules from it; removed when done.
     const ssrDir = path.join(options.rootDir, 'dist', '.prerender');
@@ -62,9 +63,9 @@ export function prerenderLanding(options: PrerenderOptions): Plugin & {
         renderLandingPage: () => Promise<string>;
       };
       const rootHtml = await module.renderLandingPage();
-      const indexHtml = await readFile(path.join(options.outDir, 'index.html'), 'utf8');
+      const indexHtml = await readFile(path.join(outDir, 'index.html'), 'utf8');
       await writeFile(
-        path.join(options.outDir, LANDING_PAGE_FILE),
+        path.join(outDir, LANDING_PAGE_FILE),
         composeLandingPage(indexHtml, rootHtml),
       );
       return moduleFiles;
@@ -75,6 +76,9 @@ export function prerenderLanding(options: PrerenderOptions): Plugin & {
   return {
     name: 'shelfwatch-prerender-landing',
     apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
     async closeBundle() {
       finished = render();
       await finished;

@@ -53,9 +53,14 @@ function precompressAssets(): Plugin {
  */
 function recordBuildInputs(extraFiles: () => Promise<readonly string[]>): Plugin {
   let moduleFiles: string[] = [];
+  let isSiteFolder = true;
   return {
     name: 'shelfwatch-build-inputs',
     apply: 'build',
+    configResolved(config) {
+      // A build into another folder (`--outDir`) says nothing about dist/renderer.
+      isSiteFolder = path.resolve(config.build.outDir) === outDir;
+    },
     async buildStart() {
       // A build that fails half way must not leave a record saying the old site is current.
       await rm(BUILD_INPUTS_FILE, { force: true });
@@ -64,6 +69,7 @@ function recordBuildInputs(extraFiles: () => Promise<readonly string[]>): Plugin
       moduleFiles = selectProjectFiles(rootDir, this.getModuleIds());
     },
     async closeBundle() {
+      if (!isSiteFolder) return;
       const publicFiles = readdirSync(publicDir, { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())
         .map((entry) => path.relative(rootDir, path.join(entry.parentPath, entry.name)));
@@ -104,7 +110,6 @@ export const REACT_ROUTER_PRODUCTION_ALIASES = [
 export default defineConfig(({ command, isSsrBuild }) => {
   const prerender = prerenderLanding({
     rootDir,
-    outDir,
     configFile: path.join(rootDir, 'vite.config.ts'),
     entry: path.join(rootDir, 'renderer', 'prerender', 'landing-page.tsx'),
   });

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter, useNavigate } from 'react-router-dom';
+import type { DesktopHost } from '#shared/bridge.ts';
 import type { AppConfig } from '#shared/api/app-config.ts';
 import { ApiContext, type ApiSettings } from './api/api-context.ts';
 import { createQueryClient } from './api/query-client.ts';
@@ -12,7 +13,7 @@ import { readDesktopBridge } from './host/desktop-bridge.ts';
 import { DesktopEvents } from './host/desktop-events.tsx';
 import { HostContext, useHost } from './host/host-context.tsx';
 import { createWebBridge } from './host/web-bridge.ts';
-import { createAppRouter, type AppRouter } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 
 /** How to reach the API with the signed-in user's token (in the app: through its main process). */
 function ApiProvider({ apiBaseUrl, children }: { apiBaseUrl: string; children: React.ReactNode }) {
@@ -25,24 +26,29 @@ function ApiProvider({ apiBaseUrl, children }: { apiBaseUrl: string; children: R
   return <ApiContext.Provider value={settings}>{children}</ApiContext.Provider>;
 }
 
-/** The website, or the macOS app's window: config, host, login, API, query cache and routes. */
-export function App({ config, router: readyRouter }: { config: AppConfig; router?: AppRouter }) {
-  const [queryClient] = useState(createQueryClient);
-  const [router] = useState(() => readyRouter ?? createAppRouter());
-  const [host] = useState(() => readDesktopBridge() ?? createWebBridge());
-  const navigate = useMemo(
+/** The app's main-process events, navigating with the router (notification clicks). */
+function DesktopEventsInRouter({ desktop }: { desktop: DesktopHost }) {
+  const navigate = useNavigate();
+  const navigateTo = useMemo(
     () => (path: string) => {
-      void router.navigate(path);
+      void navigate(path);
     },
-    [router],
+    [navigate],
   );
+  return <DesktopEvents desktop={desktop} navigate={navigateTo} />;
+}
+
+/** The website, or the macOS app's window: config, host, login, API, query cache and routes. */
+export function App({ config }: { config: AppConfig }) {
+  const [queryClient] = useState(createQueryClient);
+  const [host] = useState(() => readDesktopBridge() ?? createWebBridge());
   const routes = (
     <ApiProvider apiBaseUrl={config.apiBaseUrl}>
       <QueryClientProvider client={queryClient}>
-        {host.desktop === undefined ? null : (
-          <DesktopEvents desktop={host.desktop} navigate={navigate} />
-        )}
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          {host.desktop === undefined ? null : <DesktopEventsInRouter desktop={host.desktop} />}
+          <AppRoutes />
+        </BrowserRouter>
       </QueryClientProvider>
     </ApiProvider>
   );

@@ -9,7 +9,6 @@ import { loadAppConfig } from './boot/load-app-config.ts';
 import { App } from './app.tsx';
 import { SpinnerScreen } from './components/spinner-screen.tsx';
 import { readDesktopBridge } from './host/desktop-bridge.ts';
-import { createAppRouter, waitForRouter } from './router.tsx';
 import { preloadLandingScreen } from './routes/home.tsx';
 
 // Boot: the server sends `/` as the landing page pre-rendered at build time (readable before
@@ -21,9 +20,7 @@ if (container === null) {
   throw new Error('index.html has no #root element');
 }
 const isPrerenderedLanding =
-  container.dataset.prerendered === 'landing' &&
-  window.location.pathname === '/' &&
-  readDesktopBridge() === null;
+  container.dataset.prerendered === 'landing' && window.location.pathname === '/';
 let root: Root | undefined;
 
 /** Replaces whatever #root shows (the boot spinner, or a pre-rendered page) with `element`. */
@@ -32,23 +29,25 @@ function renderRoot(element: React.ReactNode): void {
   root.render(element);
 }
 
-if (!isPrerenderedLanding || hasAnyLoginHint()) {
+// A browser that may hold a login most likely shows My Searches: no landing page for it.
+const mayBeSignedIn = hasAnyLoginHint() || readDesktopBridge() !== null;
+if (!isPrerenderedLanding || mayBeSignedIn) {
   renderRoot(<SpinnerScreen label="Loading Shelfwatch..." />);
 }
 
-// Start fetching the home screen's code while the settings load: it is what most visits show.
+// A visitor's home screen is the landing page: fetch its code while the settings load.
 // Errors are ignored here; the router reports them when it really needs the chunk.
-const landingLoad = preloadLandingScreen().catch(() => undefined);
+const landingLoad = mayBeSignedIn
+  ? Promise.resolve(undefined)
+  : preloadLandingScreen().catch(() => undefined);
 
 /** Hydrates the pre-rendered landing page; false when it cannot be (its code failed to load). */
 async function hydrateLanding(config: AppConfig): Promise<boolean> {
-  const router = createAppRouter();
-  const [landing] = await Promise.all([landingLoad, waitForRouter(router)]);
-  if (landing === undefined) return false;
+  if ((await landingLoad) === undefined) return false;
   hydrateRoot(
     container!,
     <StrictMode>
-      <App config={config} router={router} />
+      <App config={config} />
     </StrictMode>,
     {
       // React renders the page again where it differs from the HTML; say so for whoever looks.

@@ -1,14 +1,124 @@
-import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
+import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { RequireAuth } from './auth/require-auth.tsx';
 import { loadChunk } from './components/chunk-loading.ts';
 import { RouteErrorScreen } from './components/route-error-screen.tsx';
 import { SiteLayout } from './components/site-layout.tsx';
 import { SpinnerScreen } from './components/spinner-screen.tsx';
+import { HomeRoute } from './routes/home.tsx';
 
-/** Wraps a screen export as a react-router lazy route module (with the chunk timeout). */
-function lazyScreen<T>(load: () => Promise<T>, pick: (module: T) => React.ComponentType) {
-  return async () => ({ Component: pick(await loadChunk(load)) });
+// Declarative routing (<BrowserRouter> and useRoutes), not a data router: no route here has a
+// loader or action, and the data router's machinery was 15 KB gzipped of every page. Screens
+// load lazily with the spec's 120 s chunk timeout; ScreenFrame shows a spinner meanwhile and
+// RouteErrorScreen when the code (or the screen) fails.
+
+/** A screen export as a lazily loaded component (with the chunk timeout). */
+export function lazyScreen<T>(
+  load: () => Promise<T>,
+  pick: (module: T) => ComponentType,
+): ComponentType {
+  return lazy(() => loadChunk(load).then((module) => ({ default: pick(module) })));
 }
+
+/** Catches what a screen throws (a chunk that failed to load above all) and shows it. */
+class ScreenErrorBoundary extends Component<
+  { children: ReactNode },
+  { error: unknown; hasError: boolean }
+> {
+  state = { error: undefined as unknown, hasError: false };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error, hasError: true };
+  }
+
+  render() {
+    return this.state.hasError ? (
+      <RouteErrorScreen error={this.state.error} />
+    ) : (
+      this.props.children
+    );
+  }
+}
+
+/**
+ * Around every screen: its error boundary (a new one per path, so moving on clears an error)
+ * and a spinner while its code loads.
+ */
+export function ScreenFrame() {
+  const { pathname } = useLocation();
+  return (
+    <ScreenErrorBoundary key={pathname}>
+      <Suspense fallback={<SpinnerScreen />}>
+        <Outlet />
+      </Suspense>
+    </ScreenErrorBoundary>
+  );
+}
+
+const SearchDetailRoute = lazyScreen(
+  () => import('./routes/search-detail.tsx'),
+  (m) => m.SearchDetailRoute,
+);
+const DesktopSettingsRoute = lazyScreen(
+  () => import('./routes/desktop-settings.tsx'),
+  (m) => m.DesktopSettingsRoute,
+);
+const AccountRoute = lazyScreen(
+  () => import('./routes/account.tsx'),
+  (m) => m.AccountRoute,
+);
+const PlansRoute = lazyScreen(
+  () => import('./routes/plans.tsx'),
+  (m) => m.PlansRoute,
+);
+const DownloadRoute = lazyScreen(
+  () => import('./routes/download.tsx'),
+  (m) => m.DownloadRoute,
+);
+const CallbackRoute = lazyScreen(
+  () => import('./routes/callback.tsx'),
+  (m) => m.CallbackRoute,
+);
+const CheckoutCompleteRoute = lazyScreen(
+  () => import('./routes/checkout-complete.tsx'),
+  (m) => m.CheckoutCompleteRoute,
+);
+const CheckoutCancelledRoute = lazyScreen(
+  () => import('./routes/checkout-cancelled.tsx'),
+  (m) => m.CheckoutCancelledRoute,
+);
+const ErrorRoute = lazyScreen(
+  () => import('./routes/error.tsx'),
+  (m) => m.ErrorRoute,
+);
+const ForceLoginRoute = lazyScreen(
+  () => import('./routes/force-login.tsx'),
+  (m) => m.ForceLoginRoute,
+);
+const NewIphoneRoute = lazyScreen(
+  () => import('./routes/new-iphone.tsx'),
+  (m) => m.NewIphoneRoute,
+);
+const SupportRoute = lazyScreen(
+  () => import('./routes/support.tsx'),
+  (m) => m.SupportRoute,
+);
+const TermsRoute = lazyScreen(
+  () => import('./routes/legal.tsx'),
+  (m) => m.TermsRoute,
+);
+const PrivacyRoute = lazyScreen(
+  () => import('./routes/legal.tsx'),
+  (m) => m.PrivacyRoute,
+);
+const RefundRoute = lazyScreen(
+  () => import('./routes/legal.tsx'),
+  (m) => m.RefundRoute,
+);
+const NotFoundRoute = lazyScreen(
+  () => import('./routes/not-found.tsx'),
+  (m) => m.NotFoundRoute,
+);
 
 /** Guard for the signed-in screens below it. */
 function SignedInOutlet() {
@@ -32,140 +142,86 @@ function SearchesOutlet() {
 export const appRoutes: RouteObject[] = [
   {
     path: '/',
-    Component: SiteLayout,
-    hydrateFallbackElement: <SpinnerScreen />,
+    element: <SiteLayout />,
     children: [
       {
-        ErrorBoundary: RouteErrorScreen,
+        element: <ScreenFrame />,
         children: [
+          // Not lazy: / is most visits' first screen, and the pre-rendered page hydrates at once.
+          { index: true, element: <HomeRoute /> },
           {
-            index: true,
-            lazy: lazyScreen(
-              () => import('./routes/home.tsx'),
-              (m) => m.HomeRoute,
-            ),
-          },
-          {
-            Component: SearchesOutlet,
+            element: <SearchesOutlet />,
             children: [
               {
                 path: 'search/:searchId',
-                lazy: lazyScreen(
-                  () => import('./routes/search-detail.tsx'),
-                  (m) => m.SearchDetailRoute,
-                ),
+                element: <SearchDetailRoute />,
               },
             ],
           },
           {
             path: 'settings',
-            lazy: lazyScreen(
-              () => import('./routes/desktop-settings.tsx'),
-              (m) => m.DesktopSettingsRoute,
-            ),
+            element: <DesktopSettingsRoute />,
           },
           {
-            Component: SignedInOutlet,
+            element: <SignedInOutlet />,
             children: [
               {
                 path: 'account',
-                lazy: lazyScreen(
-                  () => import('./routes/account.tsx'),
-                  (m) => m.AccountRoute,
-                ),
+                element: <AccountRoute />,
               },
             ],
           },
           {
             path: 'plans',
-            lazy: lazyScreen(
-              () => import('./routes/plans.tsx'),
-              (m) => m.PlansRoute,
-            ),
+            element: <PlansRoute />,
           },
           {
             path: 'download',
-            lazy: lazyScreen(
-              () => import('./routes/download.tsx'),
-              (m) => m.DownloadRoute,
-            ),
+            element: <DownloadRoute />,
           },
           {
             path: 'callback',
-            lazy: lazyScreen(
-              () => import('./routes/callback.tsx'),
-              (m) => m.CallbackRoute,
-            ),
+            element: <CallbackRoute />,
           },
           {
             path: 'checkout_complete',
-            lazy: lazyScreen(
-              () => import('./routes/checkout-complete.tsx'),
-              (m) => m.CheckoutCompleteRoute,
-            ),
+            element: <CheckoutCompleteRoute />,
           },
           {
             path: 'checkout_cancelled',
-            lazy: lazyScreen(
-              () => import('./routes/checkout-cancelled.tsx'),
-              (m) => m.CheckoutCancelledRoute,
-            ),
+            element: <CheckoutCancelledRoute />,
           },
           {
             path: 'error',
-            lazy: lazyScreen(
-              () => import('./routes/error.tsx'),
-              (m) => m.ErrorRoute,
-            ),
+            element: <ErrorRoute />,
           },
           {
             path: 'force_login',
-            lazy: lazyScreen(
-              () => import('./routes/force-login.tsx'),
-              (m) => m.ForceLoginRoute,
-            ),
+            element: <ForceLoginRoute />,
           },
           {
             path: 'new-iphone',
-            lazy: lazyScreen(
-              () => import('./routes/new-iphone.tsx'),
-              (m) => m.NewIphoneRoute,
-            ),
+            element: <NewIphoneRoute />,
           },
           {
             path: 'support',
-            lazy: lazyScreen(
-              () => import('./routes/support.tsx'),
-              (m) => m.SupportRoute,
-            ),
+            element: <SupportRoute />,
           },
           {
             path: 'tos',
-            lazy: lazyScreen(
-              () => import('./routes/legal.tsx'),
-              (m) => m.TermsRoute,
-            ),
+            element: <TermsRoute />,
           },
           {
             path: 'privacy-policy',
-            lazy: lazyScreen(
-              () => import('./routes/legal.tsx'),
-              (m) => m.PrivacyRoute,
-            ),
+            element: <PrivacyRoute />,
           },
           {
             path: 'refund-policy',
-            lazy: lazyScreen(
-              () => import('./routes/legal.tsx'),
-              (m) => m.RefundRoute,
-            ),
+            element: <RefundRoute />,
           },
           {
             path: '*',
-            lazy: lazyScreen(
-              () => import('./routes/not-found.tsx'),
-              (m) => m.NotFoundRoute,
-            ),
+            element: <NotFoundRoute />,
           },
         ],
       },
@@ -173,25 +229,7 @@ export const appRoutes: RouteObject[] = [
   },
 ];
 
-/** The router App renders (a browser router on the website and in the app). */
-export type AppRouter = ReturnType<typeof createBrowserRouter>;
-
-/** The browser router of the website. */
-export function createAppRouter(): AppRouter {
-  return createBrowserRouter(appRoutes);
-}
-
-/** Resolves once the router has loaded the code of its first location's routes. */
-export function waitForRouter(router: AppRouter): Promise<void> {
-  return new Promise((resolve) => {
-    if (router.state.initialized) {
-      resolve();
-      return;
-    }
-    const unsubscribe = router.subscribe((state) => {
-      if (!state.initialized) return;
-      unsubscribe();
-      resolve();
-    });
-  });
+/** The app's routes, rendered under a <BrowserRouter> (or <StaticRouter> when pre-rendering). */
+export function AppRoutes() {
+  return useRoutes(appRoutes);
 }

@@ -1,16 +1,27 @@
-import NavDropdown from 'react-bootstrap/NavDropdown';
 import { Link } from 'react-router-dom';
+import { DropdownMenu } from './dropdown-menu.tsx';
 
-/** The signed-in Account dropdown (its own chunk: visitors never need the dropdown code). */
+/** The signed-in Account dropdown (its own chunk: visitors never need it). */
 export function AccountMenu({ onLogout }: { onLogout: () => void }) {
   return (
-    <NavDropdown title="Account" id="account-menu" align="end">
-      <NavDropdown.Item as={Link} to="/account">
-        My Account
-      </NavDropdown.Item>
-      <NavDropdown.Item as="button" onClick={onLogout}>
-        Log out
-      </NavDropdown.Item>
-    </NavDropdown>
+    <DropdownMenu label="Account" buttonClassName="nav-link btn btn-link" className="nav-item">
+      {(close) => (
+        <>
+          <Link to="/account" className="dropdown-item" onClick={close}>
+            My Account
+          </Link>
+          <button
+            type="button"
+            className="dropdown-item"
+            onClick={() => {
+              close();
+              onLogout();
+            }}
+          >
+            Log out
+          </button>
+        </>
+      )}
+    </DropdownMenu>
   );
 }

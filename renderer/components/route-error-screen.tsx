@@ -1,16 +1,14 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { ChunkLoadErrorScreen } from './chunk-load-error-screen.tsx';
 import { isChunkLoadError } from './chunk-loading.ts';
-import { NotFoundMessage } from './not-found-message.tsx';
 
-/** Error boundary of every route: chunk-load failures get a retry, others a way home. */
-export function RouteErrorScreen() {
-  const error = useRouteError();
+/**
+ * What a screen's error boundary (router.tsx) shows: chunk-load failures get a retry, others a
+ * way home. Unknown paths never get here: the `*` route shows "not found".
+ */
+export function RouteErrorScreen({ error }: { error: unknown }) {
   if (isChunkLoadError(error)) {
     return <ChunkLoadErrorScreen onRetry={() => window.location.reload()} />;
-  }
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return <NotFoundMessage />;
   }
   console.error('Unhandled error while showing a page', error);
   return (

@@ -1,8 +1,8 @@
 import Card from 'react-bootstrap/Card';
-import Dropdown from 'react-bootstrap/Dropdown';
 import { Link, useNavigate } from 'react-router-dom';
 import type { Search } from '#shared/api/searches.ts';
 import { summarizeSearch } from '#shared/domain/search-summary.ts';
+import { DropdownMenu } from './dropdown-menu.tsx';
 import { NoLongerSoldBadge } from './no-longer-sold.tsx';
 import { PausedBadge, PausedSearchNotice } from './paused-search-notice.tsx';
 import { ProductIcon } from './product-icon.tsx';
@@ -36,21 +36,24 @@ export function SearchCard({
           {search.is_paused === true ? <PausedBadge /> : null}
           {isNoLongerSold ? <NoLongerSoldBadge /> : null}
         </span>
-        <Dropdown align="end">
-          <Dropdown.Toggle
-            variant="link"
-            size="sm"
-            className="text-body"
-            aria-label={`Options for ${search.product_name} at ${search.store_name}`}
-          >
-            <span aria-hidden="true">⋯</span>
-          </Dropdown.Toggle>
-          <Dropdown.Menu>
-            <Dropdown.Item as="button" onClick={() => onDelete(search.search_id)}>
+        <DropdownMenu
+          label={<span aria-hidden="true">⋯</span>}
+          buttonClassName="btn btn-link btn-sm text-body"
+          ariaLabel={`Options for ${search.product_name} at ${search.store_name}`}
+        >
+          {(close) => (
+            <button
+              type="button"
+              className="dropdown-item"
+              onClick={() => {
+                close();
+                onDelete(search.search_id);
+              }}
+            >
               Delete search
-            </Dropdown.Item>
-          </Dropdown.Menu>
-        </Dropdown>
+            </button>
+          )}
+        </DropdownMenu>
       </Card.Header>
       <Card.Body className="d-flex gap-3 align-items-start">
         <ProductIcon productId={search.product_type} />

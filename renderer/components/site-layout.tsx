@@ -1,8 +1,22 @@
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { useLayoutEffect } from 'react';
+import { NavigationType, Outlet, useLocation, useNavigationType } from 'react-router-dom';
 import { DesktopLoginBanner } from './desktop-login-banner.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
 import { SupportBanner } from './support-banner.tsx';
+
+/**
+ * A new page starts at its top; back and forward leave the position to the browser, which
+ * restores it (history.scrollRestoration is "auto").
+ */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  const navigationType = useNavigationType();
+  useLayoutEffect(() => {
+    if (navigationType !== NavigationType.Pop) window.scrollTo(0, 0);
+  }, [pathname, navigationType]);
+  return null;
+}
 
 /** The layout shared at /: navbar, support banner, the screen, footer. */
 export function SiteLayout() {
@@ -15,7 +29,7 @@ export function SiteLayout() {
         <Outlet />
       </main>
       <SiteFooter />
-      <ScrollRestoration />
+      <ScrollToTop />
     </div>
   );
 }

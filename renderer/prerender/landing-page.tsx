@@ -4,7 +4,7 @@
 // fills in (shared/domain/prerendered-page.ts); main.tsx then hydrates this HTML.
 import { QueryClientProvider } from '@tanstack/react-query';
 import { prerender } from 'react-dom/static';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
 import type { AppConfig } from '#shared/api/app-config.ts';
 import { PRERENDER_SETTINGS } from '#shared/domain/prerendered-page.ts';
 import { ApiContext, type ApiSettings } from '../api/api-context.ts';
@@ -13,7 +13,7 @@ import { AuthContext, type AuthState } from '../auth/auth-context.tsx';
 import { AppConfigContext } from '../boot/app-config-context.tsx';
 import { HostContext } from '../host/host-context.tsx';
 import { createWebBridge } from '../host/web-bridge.ts';
-import { appRoutes } from '../router.tsx';
+import { AppRoutes } from '../router.tsx';
 import { preloadLandingScreen } from '../routes/home.tsx';
 
 const notInBuild = () => Promise.reject(new Error('Not available while pre-rendering'));
@@ -42,17 +42,15 @@ export async function renderLandingPage(): Promise<string> {
   const api: ApiSettings = { apiBaseUrl: '', getAccessToken: notInBuild, fetch: notInBuild };
   // Loaded first, as main.tsx does before hydrating, so both render the landing at once.
   await preloadLandingScreen();
-  const handler = createStaticHandler(appRoutes);
-  const context = await handler.query(new Request('http://localhost/'));
-  if (context instanceof Response) throw new Error(`Pre-rendering / answered ${context.status}`);
-  const router = createStaticRouter(handler.dataRoutes, context);
   const { prelude } = await prerender(
     <AppConfigContext.Provider value={config}>
       <HostContext.Provider value={createWebBridge()}>
         <AuthContext.Provider value={SIGNED_OUT}>
           <ApiContext.Provider value={api}>
             <QueryClientProvider client={createQueryClient()}>
-              <StaticRouterProvider router={router} context={context} hydrate={false} />
+              <StaticRouter location="/">
+                <AppRoutes />
+              </StaticRouter>
             </QueryClientProvider>
           </ApiContext.Provider>
         </AuthContext.Provider>

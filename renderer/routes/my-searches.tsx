@@ -4,7 +4,6 @@ import { describeRequestError } from '../api/api-errors.ts';
 import { useProducts } from '../api/catalog-queries.ts';
 import { useMySearches } from '../api/search-queries.ts';
 import { loadChunk } from '../components/chunk-loading.ts';
-import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
 import { DesktopWatchPanel } from '../components/desktop-watch-panel.tsx';
 import { isNoLongerSold } from '../components/no-longer-sold.tsx';
 import { SearchCard } from '../components/search-card.tsx';
@@ -23,6 +22,12 @@ const CreateSearchModal = lazy(() =>
     default: module.CreateSearchModal,
   })),
 );
+// The dialogs' code (react-bootstrap's Modal) loads when one is first opened, not with the list.
+const DeleteSearchModal = lazy(() =>
+  loadChunk(() => import('../components/delete-search-modal.tsx')).then((module) => ({
+    default: module.DeleteSearchModal,
+  })),
+);
 
 /** My Searches: the signed-in home page. */
 export function MySearchesScreen() {
@@ -36,6 +41,10 @@ export function MySearchesScreen() {
   const [hasCreateLoaded, setHasCreateLoaded] = useState(false);
   if (modals.isCreateOpen && !hasCreateLoaded) {
     setHasCreateLoaded(true);
+  }
+  const [hasDeleteLoaded, setHasDeleteLoaded] = useState(false);
+  if (modals.deletingSearchId !== null && !hasDeleteLoaded) {
+    setHasDeleteLoaded(true);
   }
 
   // In the app, why the account's searches are missing beside the Mac's (e.g. no paid plan).
@@ -99,7 +108,14 @@ export function MySearchesScreen() {
           <CreateSearchModal isOpen={modals.isCreateOpen} onClose={modals.closeCreateSearch} />
         </Suspense>
       ) : null}
-      <DeleteSearchModal searchId={modals.deletingSearchId} onClose={modals.closeDeleteSearch} />
+      {hasDeleteLoaded ? (
+        <Suspense fallback={null}>
+          <DeleteSearchModal
+            searchId={modals.deletingSearchId}
+            onClose={modals.closeDeleteSearch}
+          />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChunkLoadErrorScreen } from '#renderer/components/chunk-load-error-screen.tsx';
 import {
@@ -8,7 +8,7 @@ import {
   isChunkLoadError,
   loadChunk,
 } from '#renderer/components/chunk-loading.ts';
-import { RouteErrorScreen } from '#renderer/components/route-error-screen.tsx';
+import { lazyScreen, ScreenFrame } from '#renderer/router.tsx';
 import { renderWithApp } from './test-harness.tsx';
 
 afterEach(() => {
@@ -52,22 +52,53 @@ describe('chunk-load error screen', () => {
 
   it('is what a route shows when its lazy module fails to load', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const FailingScreen = lazyScreen(
+      () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+      () => () => null,
+    );
     renderWithApp(
       [
         {
           path: '/',
-          ErrorBoundary: RouteErrorScreen,
-          lazy: async () => {
-            await loadChunk(() =>
-              Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
-            );
-            return {};
-          },
+          element: <ScreenFrame />,
+          children: [{ index: true, element: <FailingScreen /> }],
         },
       ],
       { path: '/' },
     );
     expect(await screen.findByRole('button', { name: 'Retry' })).toBeTruthy();
     expect(screen.getByText("This page didn't load")).toBeTruthy();
+  });
+
+  it('waits for a lazy screen with a spinner, and a new path clears an error', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let finishLoad: (module: { Page: () => React.ReactNode }) => void = () => undefined;
+    const SlowScreen = lazyScreen(
+      () => new Promise<{ Page: () => React.ReactNode }>((resolve) => (finishLoad = resolve)),
+      (module) => module.Page,
+    );
+    const FailingScreen = lazyScreen(
+      () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+      () => () => null,
+    );
+    const { router } = renderWithApp(
+      [
+        {
+          path: '/',
+          element: <ScreenFrame />,
+          children: [
+            { index: true, element: <FailingScreen /> },
+            { path: 'slow', element: <SlowScreen /> },
+          ],
+        },
+      ],
+      { path: '/' },
+    );
+    expect(await screen.findByRole('button', { name: 'Retry' })).toBeTruthy();
+    await act(() => router.navigate('/slow'));
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(screen.getByRole('status')).toBeTruthy();
+    await act(async () => finishLoad({ Page: () => <p>Slow page</p> }));
+    expect(await screen.findByText('Slow page')).toBeTruthy();
   });
 });
