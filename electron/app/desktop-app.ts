@@ -422,7 +422,12 @@ export async function startDesktopApp(
   const account = createAccountBridge({
     session,
     startLogin: () =>
-      startDesktopLogin({ settings: loginSettings, session, openExternal: openLoginPage }),
+      startDesktopLogin({
+        settings: loginSettings,
+        session,
+        openExternal: openLoginPage,
+        loopbackPorts: config.authLoopbackPorts,
+      }),
     apiBaseUrl: config.siteUrl,
     fetch: options.fetch ?? fetch,
     onChange: () => {

@@ -53,12 +53,18 @@ export function startDesktopLogin(deps: {
   settings: () => Promise<LoginSettings>;
   session: AuthSession;
   openExternal: (url: string) => Promise<unknown>;
+  /** Loopback ports to try in order; empty: a random free one. */
+  loopbackPorts?: readonly number[];
 }): LoginAttempt {
   let login: LoopbackLogin | null = null;
   let isCancelled = false;
   const result = deps.settings().then(async (settings) => {
     if (isCancelled) throw new LoginError('cancelled', 'Login was cancelled.');
-    login = startLoopbackLogin({ ...settings, openExternal: deps.openExternal });
+    login = startLoopbackLogin({
+      ...settings,
+      openExternal: deps.openExternal,
+      loopbackPorts: deps.loopbackPorts,
+    });
     await deps.session.setTokens(await login.result);
   });
   return {

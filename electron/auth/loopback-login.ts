@@ -80,6 +80,11 @@ function renderPage(response: ServerResponse, status: number, title: string, tex
 export function startLoopbackLogin(
   settings: LoginSettings & {
     openExternal: (url: string) => Promise<unknown>;
+    /**
+     * Ports to listen on, tried in order (the provider must list each redirect URI); empty or
+     * absent: a random free port, which a provider following RFC 8252 section 7.3 accepts.
+     */
+    loopbackPorts?: readonly number[];
     timeoutMs?: number;
     scope?: string;
     now?: () => number;
@@ -130,7 +135,7 @@ export function startLoopbackLogin(
     }
     // Cancelled or timed out while the provider was being discovered: open no listener.
     if (isDone) throw new LoginError('cancelled', 'Login was cancelled.');
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(server, settings.loopbackPorts ?? []);
     const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -224,4 +229,36 @@ export function startLoopbackLogin(
     result,
     cancel: () => finish(new LoginError('cancelled', 'Login was cancelled.')),
   };
+}
+
+/**
+ * Listens on the first free port of the list on 127.0.0.1 (or a random one for an empty list);
+ * every port taken is a LoginError naming them.
+ */
+async function listenOnLoopback(
+  server: ReturnType<typeof createServer>,
+  ports: readonly number[],
+): Promise<void> {
+  const tryPort = (port: number) =>
+    new Promise<boolean>((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        server.off('listening', onListening);
+        if (error.code === 'EADDRINUSE') resolve(false);
+        else reject(error);
+      };
+      const onListening = () => {
+        server.off('error', onError);
+        resolve(true);
+      };
+      server.once('error', onError);
+      server.once('listening', onListening);
+      server.listen(port, '127.0.0.1');
+    });
+  for (const port of ports.length === 0 ? [0] : ports) {
+    if (await tryPort(port)) return;
+  }
+  throw new LoginError(
+    'unreachable',
+    `Shelfwatch couldn't receive the login: ports ${ports.join(', ')} on this Mac are all in use. Quit the app using them and try again.`,
+  );
 }

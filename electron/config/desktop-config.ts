@@ -6,6 +6,13 @@ import type { AppConfig } from '#shared/api/app-config.ts';
 
 const DEFAULT_UPSTREAM_URL = 'https://www.apple.com';
 const DEFAULT_SITE_URL = 'https://shelfwatch.app';
+/**
+ * Where the login comes back to: http://127.0.0.1:<port>/callback for the first free port of
+ * these. RFC 8252 lets a native app pick any loopback port, but a provider that compares
+ * redirect URIs exactly (Auth0's Allowed Callback URLs have no port wildcard) needs each one
+ * registered, so a release uses this fixed list (README, "Login provider settings").
+ */
+export const DEFAULT_LOOPBACK_PORTS = [53180, 53181, 53182];
 
 const urlSchema = z
   .string()
@@ -22,6 +29,12 @@ const environmentSchema = z.object({
   SHELFWATCH_AUTH_DOMAIN: z.string().min(1).optional(),
   SHELFWATCH_AUTH_AUDIENCE: z.string().min(1).optional(),
   SHELFWATCH_AUTH_CLIENT_ID: z.string().min(1).default('shelfwatch-desktop'),
+  SHELFWATCH_AUTH_LOOPBACK_PORTS: z
+    .string()
+    .regex(/^(random|\d{4,5}(,\d{4,5})*)$/, 'must be "random" or ports such as 53180,53181')
+    .transform((value) => (value === 'random' ? [] : value.split(',').map(Number)))
+    .refine((ports) => ports.every((port) => port >= 1024 && port <= 65535), 'ports 1024 to 65535')
+    .optional(),
   SHELFWATCH_UPDATE_URL: urlSchema.optional(),
   SHELFWATCH_UPSTREAM_RATE_PER_MINUTE: z.coerce.number().positive().max(600).default(30),
   SHELFWATCH_UPSTREAM_BURST: z.coerce.number().int().min(1).max(60).default(5),
@@ -48,6 +61,8 @@ export type DesktopConfig = {
   authAudience: string | null;
   /** The app's own (native) client at the provider. */
   authClientId: string;
+  /** Loopback ports the login may come back to, in order; empty: a random free port. */
+  authLoopbackPorts: number[];
   /** Update feed (electron-updater generic provider); null turns updates off. */
   updateUrl: string | null;
   /** What the shared renderer reads from /app-config.json. */
@@ -74,6 +89,7 @@ export function readDesktopConfig(environment: Record<string, string | undefined
     authDomain: env.SHELFWATCH_AUTH_DOMAIN ?? null,
     authAudience: env.SHELFWATCH_AUTH_AUDIENCE ?? null,
     authClientId: env.SHELFWATCH_AUTH_CLIENT_ID,
+    authLoopbackPorts: env.SHELFWATCH_AUTH_LOOPBACK_PORTS ?? DEFAULT_LOOPBACK_PORTS,
     updateUrl: env.SHELFWATCH_UPDATE_URL ?? null,
     appConfig: {
       // The renderer's login library is not used in the app (it signs in through the main

@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import * as oidc from 'openid-client';
@@ -11,6 +12,7 @@ import { createAuthSession } from '#electron/auth/auth-session.ts';
 import { LoginError } from '#electron/auth/login-error.ts';
 import { startLoopbackLogin, type LoginTokens } from '#electron/auth/loopback-login.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
+import { getFreePort } from '#tests/helpers/free-port.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { startTestIdentityProvider, type TestIdentityProvider } from '#tests/helpers/tokens.ts';
 
@@ -61,6 +63,36 @@ describe('logging in to the macOS app in the system browser (PKCE, loopback)', (
     await idp?.close();
     await testDb?.drop();
     await rm(folder, { recursive: true, force: true });
+  });
+
+  it('comes back to the first free port of a fixed list (providers that match callbacks exactly)', async () => {
+    const taken = createServer();
+    const busyPort = await getFreePort();
+    const freePort = await getFreePort();
+    await new Promise<void>((resolve) => taken.listen(busyPort, '127.0.0.1', resolve));
+    try {
+      const login = startLoopbackLogin({
+        ...settings(),
+        openExternal: async () => undefined,
+        loopbackPorts: [busyPort, freePort],
+      });
+      const query = new URL(await login.authorizeUrl).searchParams;
+      expect(query.get('redirect_uri')).toBe(`http://127.0.0.1:${freePort}/callback`);
+      login.cancel();
+      await expect(login.result).rejects.toBeInstanceOf(LoginError);
+
+      const blocked = startLoopbackLogin({
+        ...settings(),
+        openExternal: async () => undefined,
+        loopbackPorts: [busyPort],
+      });
+      await expect(blocked.authorizeUrl).rejects.toThrow(
+        `ports ${busyPort} on this Mac are all in use`,
+      );
+      blocked.cancel();
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('signs in, refreshes after expiry, keeps the refresh token encrypted and revokes it on logout', async () => {
