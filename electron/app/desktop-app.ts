@@ -202,6 +202,7 @@ export async function startDesktopApp(
   const allowList = buildExternalAllowList({
     siteUrl: config.siteUrl,
     supportEmail: config.appConfig.supportEmail,
+    makerUrl: config.appConfig.maker.url,
   });
   // Links from the window (and the store page action) go through the allow-list; the login
   // page of the configured provider is opened by the main process itself.

@@ -15,9 +15,9 @@ export function isSafeExternalUrl(url: string): boolean {
 }
 
 /**
- * Where the app may send the user: https to Apple (apple.com and its subdomains) and to the
- * Shelfwatch site, the site's own origin as configured (http only for a developer's local
- * site), and mail to the support address.
+ * Where the app may send the user: https to Apple (apple.com and its subdomains), to the
+ * Shelfwatch site and to the maker's site (the footer's link), the site's own origin as
+ * configured (http only for a developer's local site), and mail to the support address.
  */
 export type ExternalUrlAllowList = {
   /** Hosts allowed over https, each with its subdomains. */
@@ -32,11 +32,17 @@ export type ExternalUrlAllowList = {
 export function buildExternalAllowList(config: {
   siteUrl: string;
   supportEmail: string;
+  makerUrl?: string;
 }): ExternalUrlAllowList {
   const site = new URL(config.siteUrl);
   const isLocalSite = site.protocol === 'http:' && isLoopbackHost(site.hostname);
+  const maker = config.makerUrl === undefined ? null : new URL(config.makerUrl);
   return {
-    httpsHosts: ['apple.com', ...(site.protocol === 'https:' ? [site.hostname] : [])],
+    httpsHosts: [
+      'apple.com',
+      ...(site.protocol === 'https:' ? [site.hostname] : []),
+      ...(maker?.protocol === 'https:' ? [maker.hostname] : []),
+    ],
     origins: site.protocol === 'https:' || isLocalSite ? [site.origin] : [],
     mailAddresses: [config.supportEmail.toLowerCase()],
   };

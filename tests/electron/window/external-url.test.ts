@@ -54,6 +54,7 @@ describe('external URLs', () => {
   const allowList = buildExternalAllowList({
     siteUrl: 'https://shelfwatch.app',
     supportEmail: 'support@shelfwatch.app',
+    makerUrl: 'https://lanternapps.dev',
   });
 
   it('lets through only https to Apple and the site, and mail to the support address', () => {
@@ -62,6 +63,7 @@ describe('external URLs', () => {
       'https://apple.com/shop/buy-iphone',
       'https://support.apple.com/en-us/102416',
       'https://shelfwatch.app/support',
+      'https://lanternapps.dev/',
       'mailto:support@shelfwatch.app',
       'mailto:Support@Shelfwatch.app?subject=Help',
     ]) {
@@ -73,6 +75,7 @@ describe('external URLs', () => {
     for (const url of [
       'http://www.apple.com/',
       'http://shelfwatch.app/',
+      'http://lanternapps.dev/',
       'https://example.com/',
       'https://apple.com.evil.example/',
       'https://evilapple.com/',
