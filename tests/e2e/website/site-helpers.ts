@@ -9,7 +9,12 @@ const rootDir = path.resolve(import.meta.dirname, '..', '..', '..');
  * existing build is reused (rebuilding would empty the folder under other running tests).
  */
 export async function ensureWebsiteBuilt(): Promise<void> {
-  if (existsSync(path.join(rootDir, 'dist', 'renderer', 'index.html'))) {
+  const siteDir = path.join(rootDir, 'dist', 'renderer');
+  // landing.html: a build from before the landing page was pre-rendered is out of date.
+  if (
+    existsSync(path.join(siteDir, 'index.html')) &&
+    existsSync(path.join(siteDir, 'landing.html'))
+  ) {
     return;
   }
   const { build } = await import('vite');
@@ -36,10 +41,16 @@ export async function signOut(page: Page, baseUrl: string): Promise<void> {
   await page.getByRole('button', { name: 'Account' }).click();
   await page.getByRole('button', { name: 'Log out' }).click();
   await page.waitForURL(`${baseUrl}/`);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Login' }).waitFor();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Login' })
+    .waitFor();
 }
 
-/** Picks an option of a react-select with the keyboard: type to filter, then Enter. */
+/**
+ * Picks an option of a react-select with the keyboard: type to filter, arrow down to the
+ * wanted option (typing "iPhone 18 Pro" lists "iPhone 18 Pro Max" first), then Enter.
+ */
 export async function chooseOption(
   page: Page,
   label: string,
@@ -48,5 +59,10 @@ export async function chooseOption(
 ): Promise<void> {
   await page.getByLabel(label).fill(typed);
   await page.getByRole('option', { name: optionText }).first().waitFor();
+  const texts = await page.getByRole('option').allTextContents();
+  const index = texts.findIndex((text) =>
+    typeof optionText === 'string' ? text.includes(optionText) : optionText.test(text),
+  );
+  for (let step = 0; step < index; step += 1) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
 }
