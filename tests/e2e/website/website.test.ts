@@ -103,6 +103,8 @@ describe('website signed out', { timeout: 60_000 }, () => {
       '/account',
     );
     await page.goto(`${stack.baseUrl}/checkout_cancelled`);
+    // The layout is there at once; the screen follows when its code has loaded.
+    await page.getByRole('heading', { name: 'Checkout failed...' }).waitFor();
     expect(await page.locator('main').textContent()).toBe('Checkout failed...');
   });
 
