@@ -99,11 +99,15 @@ describe('local searches in the API shape', () => {
     expect(checkCatalogChoice(catalog, 'iphone14', ukStore!.store_id)?.field).toBe('product_type');
   });
 
-  it('lists the bundled catalog in the API order', () => {
+  it('lists the bundled catalog in the API order: newest types first, none sold nowhere', () => {
     expect(catalog.listProducts()[0]).toEqual({
-      product_id: 'iphone16',
-      product_name: 'iPhone 16',
+      product_id: 'iphone18promax',
+      product_name: 'iPhone 18 Pro Max',
     });
+    const ids = catalog.listProducts().map((product) => product.product_id);
+    expect(ids).not.toContain('iphone16pro');
+    // A search made before the type's retirement still finds it.
+    expect(catalog.findProduct('iphone16pro')?.product_name).toBe('iPhone 16 Pro');
     const names = catalog.listCountries().map((country) => country.display_name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     expect(catalog.listStores().every((store) => !('latitude' in store))).toBe(true);
