@@ -469,6 +469,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         isSimulatorUrl(values.UPSTREAM_BASE_URL, values.SIMULATOR_PORT),
       behaviour: {
         fulfillmentMessages: values.SIMULATOR_FULFILLMENT_MESSAGES,
+        pickupMessage: 'alive',
         blockAfterRequests: values.SIMULATOR_BLOCK_AFTER_REQUESTS,
         blockWindowSeconds: values.SIMULATOR_BLOCK_WINDOW_SECONDS,
         blockSeconds: values.SIMULATOR_BLOCK_SECONDS,

@@ -88,6 +88,11 @@ export async function noteBlock(
   asked: EndpointShape,
   httpStatus: number | undefined,
   now: number,
+  isOtherAddressAnswering: boolean,
 ): Promise<void> {
-  await saveIfChanged(db, loaded, rememberBlock(loaded.memory, asked, httpStatus, now));
+  await saveIfChanged(
+    db,
+    loaded,
+    rememberBlock(loaded.memory, asked, httpStatus, now, isOtherAddressAnswering),
+  );
 }

@@ -1,5 +1,6 @@
 import type { Db } from '#server/db/database.ts';
 import {
+  listEgressAddresses,
   recordEgressBlock,
   recordEgressFailure,
   recordEgressSuccess,
@@ -15,6 +16,7 @@ import {
 import {
   countUncoveredTargets,
   listRequestModels,
+  recordTargetsFailure,
   recordUpstreamRequest,
 } from '#server/db/repositories/watch-repository.ts';
 import {
@@ -80,6 +82,8 @@ export const INVALID_PART_HOLD_MS = 24 * 60 * 60_000;
 /** Most extra requests one planned request may spend finding invalid parts. */
 const MAX_BISECTION_REQUESTS = 16;
 const DEFAULT_MAX_BACKOFF_MS = 30 * 60_000;
+/** Another address answered this recently: a 541 is the asking address's block, not a dead shape. */
+const OTHER_ADDRESS_ANSWER_MS = 10 * 60_000;
 const DEFAULT_MAX_TOKEN_WAIT_MS = 4 * 60_000;
 
 /** Upstream host a country's requests go to (the client sends CN to its own host with Apple). */
@@ -156,6 +160,13 @@ export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<Po
   }
   if (tally.requests === 0) return { kind: 'skipped', reason: tally.skipped ?? 'no_budget' };
   if (tally.failure !== undefined && tally.report.storesSeen === 0) {
+    await recordTargetsFailure(deps.db, {
+      country_code: job.countryCode,
+      product_ids: job.productIds,
+      store_ids: job.storeIds,
+      at: new Date(deps.now()),
+      kind: tally.failure.kind,
+    });
     return {
       kind: 'failed',
       requests: tally.requests,
@@ -277,7 +288,22 @@ async function askOnce(
       hintedMs: result.failure.coolDownSeconds * 1000,
       isProbe,
     });
-    await noteBlock(deps.db, memory, shape, result.failure.httpStatus, finishedAt);
+    const others = (await listEgressAddresses(deps.db)).filter(
+      (row) =>
+        row.label !== address.label &&
+        deps.pool.addresses.some((candidate) => candidate.label === row.label),
+    );
+    const isOtherAddressAnswering = others.some(
+      (row) => (row.last_success_at?.getTime() ?? 0) >= finishedAt - OTHER_ADDRESS_ANSWER_MS,
+    );
+    await noteBlock(
+      deps.db,
+      memory,
+      shape,
+      result.failure.httpStatus,
+      finishedAt,
+      isOtherAddressAnswering,
+    );
   } else {
     await recordEgressFailure(deps.db, address.label, { at, kind: result.failure.kind });
   }

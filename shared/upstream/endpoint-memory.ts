@@ -73,17 +73,22 @@ export function rememberAnswer(
   };
 }
 
-/** Updates the memory after a block (HTTP 541, 503, 429 or a challenge page) on `asked`. */
+/**
+ * Updates the memory after a block (HTTP 541, 503, 429 or a challenge page) on `asked`. When
+ * another egress address got answers from the shape in use moments ago, the 541 is that
+ * address's block, not a dead endpoint, and nothing is suspected.
+ */
 export function rememberBlock(
   memory: EndpointMemory,
   asked: EndpointShape,
   httpStatus: number | undefined,
   now: number,
+  isOtherAddressAnswering = false,
 ): EndpointMemory {
   if (asked !== memory.shape) {
     // The other shape was blocked too: the address is blocked, not the endpoint.
     return { ...memory, suspectShape: null, suspectSince: null, otherProbedAt: now };
   }
-  if (httpStatus !== 541) return memory;
+  if (httpStatus !== 541 || isOtherAddressAnswering) return memory;
   return { ...memory, suspectShape: memory.shape, suspectSince: memory.suspectSince ?? now };
 }

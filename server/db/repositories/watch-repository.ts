@@ -59,20 +59,6 @@ export async function listPollTargets(db: Executor): Promise<PollTargetRow[]> {
   return await db.selectFrom('poll_targets').selectAll().execute();
 }
 
-/** One poll target, or undefined when no search needs it any more. */
-export async function findPollTarget(
-  db: Executor,
-  key: PollTargetKey,
-): Promise<PollTargetRow | undefined> {
-  return await db
-    .selectFrom('poll_targets')
-    .selectAll()
-    .where('country_code', '=', key.country_code)
-    .where('product_id', '=', key.product_id)
-    .where('store_id', '=', key.store_id)
-    .executeTakeFirst();
-}
-
 /** Records that an answer listed these stores for the product: their targets count as covered. */
 export async function markTargetsCovered(
   db: Executor,
@@ -99,43 +85,31 @@ export async function markTargetsCovered(
   return Number(result.numUpdatedRows);
 }
 
-/** Records a target's own successful request: failures reset, due again at once. */
-export async function recordTargetSuccess(
+/**
+ * Records that a request meant for these targets told nothing (failed, or not believed): their
+ * searches show checks failing until an answer covers them again.
+ */
+export async function recordTargetsFailure(
   db: Executor,
-  key: PollTargetKey,
-  at: Date,
+  failure: {
+    country_code: string;
+    product_ids: readonly string[];
+    store_ids: readonly string[];
+    at: Date;
+    kind: string;
+  },
 ): Promise<void> {
-  await db
-    .updateTable('poll_targets')
-    .set({
-      last_requested_at: at,
-      consecutive_failures: 0,
-      last_failure_kind: null,
-      next_due_at: at,
-    })
-    .where('country_code', '=', key.country_code)
-    .where('product_id', '=', key.product_id)
-    .where('store_id', '=', key.store_id)
-    .execute();
-}
-
-/** Records a target's failed request and when it may be asked again (backoff). */
-export async function recordTargetFailure(
-  db: Executor,
-  key: PollTargetKey,
-  failure: { at: Date; kind: string; nextDueAt: Date },
-): Promise<void> {
+  if (failure.product_ids.length === 0 || failure.store_ids.length === 0) return;
   await db
     .updateTable('poll_targets')
     .set((eb) => ({
       last_requested_at: failure.at,
       consecutive_failures: eb('consecutive_failures', '+', 1),
       last_failure_kind: failure.kind,
-      next_due_at: failure.nextDueAt,
     }))
-    .where('country_code', '=', key.country_code)
-    .where('product_id', '=', key.product_id)
-    .where('store_id', '=', key.store_id)
+    .where('country_code', '=', failure.country_code)
+    .where('product_id', 'in', failure.product_ids)
+    .where('store_id', 'in', failure.store_ids)
     .execute();
 }
 

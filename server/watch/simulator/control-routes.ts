@@ -98,6 +98,7 @@ export function registerControlRoutes(
       fault: fault === undefined ? null : describeFault(fault, now),
       settings: {
         fulfillment_messages: behaviour.fulfillmentMessages,
+        pickup_message: behaviour.pickupMessage,
         block_after_requests: behaviour.blockAfterRequests,
         block_window_seconds: behaviour.blockWindowSeconds,
         block_seconds: behaviour.blockSeconds,

@@ -69,9 +69,11 @@ export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteO
 
     // Every request counts toward the address's budget, a dead endpoint's too: Apple counts them.
     if (!options.budget.admit(address).isAllowed) return send(buildBlockedReply(541, undefined));
-    if (shape === 'fulfillment-messages' && options.behaviour.fulfillmentMessages === 'dead') {
-      return send(buildDeadEndpointReply());
-    }
+    const mode =
+      shape === 'fulfillment-messages'
+        ? options.behaviour.fulfillmentMessages
+        : options.behaviour.pickupMessage;
+    if (mode === 'dead') return send(buildDeadEndpointReply());
     const fault = options.state.getActiveFault();
     if (fault?.kind === '541' || fault?.kind === '503') {
       return send(buildBlockedReply(fault.kind === '541' ? 541 : 503, fault.retryAfterSeconds));

@@ -10,6 +10,11 @@ export type FulfillmentMessagesMode = 'dead' | 'alive';
 export type SimulatorBehaviour = {
   /** SIMULATOR_FULFILLMENT_MESSAGES. */
   fulfillmentMessages: FulfillmentMessagesMode;
+  /**
+   * Whether `/shop/retail/pickup-message` answers (in code only: tests of the engine's switch
+   * to the other shape when the one in use starts answering 541 to everything).
+   */
+  pickupMessage: FulfillmentMessagesMode;
   /** SIMULATOR_BLOCK_AFTER_REQUESTS: requests one address may make per window; 0 turns the block off. */
   blockAfterRequests: number;
   /** SIMULATOR_BLOCK_WINDOW_SECONDS: the sliding window those requests are counted in. */
@@ -21,6 +26,7 @@ export type SimulatorBehaviour = {
 /** Apple today: fulfillment-messages dead, 30 requests in 10 minutes, then 10 minutes of 541. */
 export const DEFAULT_SIMULATOR_BEHAVIOUR: Readonly<SimulatorBehaviour> = Object.freeze({
   fulfillmentMessages: 'dead',
+  pickupMessage: 'alive',
   blockAfterRequests: 30,
   blockWindowSeconds: 600,
   blockSeconds: 600,
@@ -45,6 +51,7 @@ export function resolveSimulatorBehaviour(
   const behaviour: SimulatorBehaviour = {
     fulfillmentMessages:
       options.fulfillmentMessages ?? DEFAULT_SIMULATOR_BEHAVIOUR.fulfillmentMessages,
+    pickupMessage: options.pickupMessage ?? DEFAULT_SIMULATOR_BEHAVIOUR.pickupMessage,
     blockAfterRequests:
       options.blockAfterRequests ?? DEFAULT_SIMULATOR_BEHAVIOUR.blockAfterRequests,
     blockWindowSeconds:
@@ -54,6 +61,11 @@ export function resolveSimulatorBehaviour(
   if (behaviour.fulfillmentMessages !== 'dead' && behaviour.fulfillmentMessages !== 'alive') {
     throw new RangeError(
       `fulfillmentMessages must be "dead" or "alive", not ${String(behaviour.fulfillmentMessages)}`,
+    );
+  }
+  if (behaviour.pickupMessage !== 'dead' && behaviour.pickupMessage !== 'alive') {
+    throw new RangeError(
+      `pickupMessage must be "dead" or "alive", not ${String(behaviour.pickupMessage)}`,
     );
   }
   if (!Number.isInteger(behaviour.blockAfterRequests) || behaviour.blockAfterRequests < 0) {
