@@ -261,6 +261,14 @@ describe('the macOS app as a release must behave', () => {
     );
     expect(after.is_waiting_for_network).toBe(false);
     expect(after.is_failing).toBe(false);
+    // App Nap was held off for the due check and let go once it ended.
+    const blockers = app.events.filter((event) => event.type === 'power-save-blocker');
+    expect(blockers).toContainEqual({
+      type: 'power-save-blocker',
+      action: 'start',
+      blockerType: 'prevent-app-suspension',
+    });
+    expect(await app.control('countPowerSaveBlockers')).toBe(0);
     expect(Date.parse(after.last_check_at ?? '')).toBeGreaterThan(
       Date.parse(first.last_check_at ?? ''),
     );
@@ -283,5 +291,15 @@ describe('the macOS app as a release must behave', () => {
       value: { launch_at_login: boolean };
     };
     expect(settings.value.launch_at_login).toBe(true);
+
+    // Menu bar only: the Dock icon goes when the setting is turned off.
+    const saved = (await app.invoke('settings:update', { show_dock_icon: false })) as {
+      ok: boolean;
+    };
+    expect(saved.ok).toBe(true);
+    await app.waitForEvent(
+      (event): event is Extract<FakeElectronEvent, { type: 'dock' }> =>
+        event.type === 'dock' && event.action === 'hide',
+    );
   });
 });
