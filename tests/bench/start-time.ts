@@ -60,8 +60,9 @@ async function runBench(): Promise<void> {
       SIMULATOR_PORT: String(await getFreePort()),
       EMBEDDED_PG_PORT: String(await getFreePort()),
       SHELFWATCH_DATA_DIR: dataDir,
+      // JSON at info: the start banner (with the server's own start time) is one record.
       LOG_FORMAT: 'json',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
     };
     const first = await timeStart(environment, port);
     console.log(
