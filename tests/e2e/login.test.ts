@@ -263,7 +263,7 @@ describe('the website around its login', { timeout: 90_000 }, () => {
     );
     await page.getByRole('button', { name: 'Create new search' }).first().click();
     await page.getByRole('dialog').waitFor();
-    await chooseOption(page, 'Select a product', 'iPhone 16 Pro', /^iPhone 16 Pro$/);
+    await chooseOption(page, 'Select a product', 'iPhone 18 Pro', /^iPhone 18 Pro$/);
     await chooseOption(
       page,
       'Select a store',

@@ -21,7 +21,7 @@ const HOUR_MS = 60 * 60_000;
 const BUSIEST_DAY_RESTOCKS = 62;
 
 const proMaxModels = PRODUCT_MODEL_SEEDS.filter(
-  (seed) => seed.product_id === 'iphone16promax' && seed.country_code === 'US',
+  (seed) => seed.product_id === 'iphone18promax' && seed.country_code === 'US',
 );
 // The longest name is the one that used to run into the heart on a phone.
 const longestModel = [...proMaxModels].sort(
@@ -164,7 +164,7 @@ describe('signed in', { timeout: 90_000 }, () => {
     expect(firstUs).not.toBe(formatStoreOptionLabel(orderStoresForLocale(STORE_SEEDS, 'de')[0]));
     await page.keyboard.press('Escape');
 
-    await chooseOption(page, 'Select a product', 'iPhone 16 Pro Max', /^iPhone 16 Pro Max$/);
+    await chooseOption(page, 'Select a product', 'iPhone 18 Pro Max', /^iPhone 18 Pro Max$/);
     // Fifth Avenue's ZIP code, typed with a space as people do.
     await chooseOption(page, 'Select a store', '10 153', /^Fifth Avenue \| New York, NY$/);
     await page.getByRole('button', { name: 'Create search' }).click();
@@ -196,7 +196,7 @@ describe('signed in', { timeout: 90_000 }, () => {
   it.each(WIDTHS)('keeps the search header, hearts and chart readable at %i px', async (width) => {
     await page.setViewportSize({ width, height: width < 600 ? 812 : 900 });
     await page.goto(`${stack.baseUrl}${searchPath}`);
-    await page.getByRole('heading', { name: 'iPhone 16 Pro Max', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'iPhone 18 Pro Max', level: 1 }).waitFor();
 
     expect(await countLines(page.getByRole('button', { name: 'Delete search' }))).toBe(1);
     const location = page.getByTestId('search-location');

@@ -38,14 +38,14 @@ afterAll(async () => {
 describe('search detail restock history', { timeout: 90_000 }, () => {
   it('charts seeded restocks and lists the latest ones', async () => {
     const models = PRODUCT_MODEL_SEEDS.filter(
-      (seed) => seed.product_id === 'iphone16pro' && seed.country_code === 'US',
+      (seed) => seed.product_id === 'iphone18pro' && seed.country_code === 'US',
     );
     expect(models.length).toBeGreaterThanOrEqual(2);
     const [first, second] = models;
 
     await signIn(page, stack.baseUrl, USER.email, USER.password);
     await page.getByRole('button', { name: 'Create new search' }).first().click();
-    await chooseOption(page, 'Select a product', 'iPhone 16 Pro', /^iPhone 16 Pro$/);
+    await chooseOption(page, 'Select a product', 'iPhone 18 Pro', /^iPhone 18 Pro$/);
     await chooseOption(
       page,
       'Select a store',
@@ -104,8 +104,8 @@ describe('search detail restock history', { timeout: 90_000 }, () => {
     const items = page
       .getByRole('list', { name: 'Recent restocks at Union Square' })
       .getByRole('listitem');
-    // The page is about iPhone 16 Pro already: rows name the model's capacity and colour.
-    const shortName = (name: string) => name.replace(/^iPhone 16 Pro /, '');
+    // The page is about iPhone 18 Pro already: rows name the model's capacity and colour.
+    const shortName = (name: string) => name.replace(/^iPhone 18 Pro /, '');
     expect(await items.allTextContents()).toEqual([
       `${shortName(first.display_name)}, 2 h ago · Available today`,
       `${shortName(second.display_name)}, 1 d ago`,

@@ -143,7 +143,7 @@ describe('website signed in', { timeout: 90_000 }, () => {
   it('creates a search and lands on it', async () => {
     await page.getByRole('button', { name: 'Create new search' }).first().click();
     await page.getByRole('dialog').waitFor();
-    await chooseOption(page, 'Select a product', 'iPhone 16 Pro', /^iPhone 16 Pro$/);
+    await chooseOption(page, 'Select a product', 'iPhone 18 Pro', /^iPhone 18 Pro$/);
     await chooseOption(
       page,
       'Select a store',
@@ -154,13 +154,31 @@ describe('website signed in', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Create search' }).click();
     await page.waitForURL(/\/search\/[0-9a-f-]{36}$/);
     searchPath = new URL(page.url()).pathname;
-    await page.getByRole('heading', { name: 'iPhone 16 Pro', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'iPhone 18 Pro', level: 1 }).waitFor();
     await page.getByText('near Union Square | San Francisco, CA').waitFor();
+    // All 16 US configurations, by Apple's names and part numbers.
+    const expected = PRODUCT_MODEL_SEEDS.filter(
+      (seed) => seed.product_id === 'iphone18pro' && seed.country_code === 'US',
+    );
+    expect(expected).toHaveLength(16);
+    const preferred = page.getByRole('group', { name: 'Preferred models' }).getByRole('checkbox');
+    await preferred.first().waitFor();
+    const shown = await preferred.evaluateAll((boxes) =>
+      boxes.map((box) => ({
+        id: box.id,
+        label: box.labels?.[0]?.textContent ?? '',
+      })),
+    );
+    expect(shown.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      expected
+        .map((seed) => ({ id: `preferred-${seed.part_number}`, label: seed.display_name }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    );
   });
 
   it('shows its inventory once a model is in stock', async () => {
     const model = PRODUCT_MODEL_SEEDS.find(
-      (seed) => seed.product_id === 'iphone16pro' && seed.country_code === 'US',
+      (seed) => seed.product_id === 'iphone18pro' && seed.country_code === 'US',
     );
     expect(model).toBeDefined();
     await stack.setAvailability('R075', model?.part_number ?? '', 'available');
