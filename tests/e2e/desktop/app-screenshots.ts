@@ -31,7 +31,7 @@ export async function captureAppWindow(browser: Browser, outDir: string): Promis
     await page.getByText('Add a search!').waitFor();
     await shoot('first-launch');
     await page.getByRole('button', { name: 'Create new search' }).first().click();
-    await chooseOption(page, 'Select a product', 'iPhone 16 Pro', /^iPhone 16 Pro$/);
+    await chooseOption(page, 'Select a product', 'iPhone 18 Pro', /^iPhone 18 Pro$/);
     await chooseOption(page, 'Select a store', 'Fifth Avenue', /Fifth Avenue/);
     await shoot('create-search');
     await page.getByRole('button', { name: 'Create search' }).click();

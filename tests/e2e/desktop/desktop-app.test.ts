@@ -17,7 +17,7 @@ import { chooseOption } from '../website/site-helpers.ts';
 import { startDesktopHarness, type DesktopHarness } from './desktop-harness.ts';
 
 const STORE_ID = 'R095';
-const PRODUCT_ID = 'iphone16pro';
+const PRODUCT_ID = 'iphone18pro';
 const [PREFERRED] = createDesktopCatalog().listModels(PRODUCT_ID, 'US');
 
 type Notified = Extract<FakeElectronEvent, { type: 'notification' }>;
@@ -104,11 +104,11 @@ describe('the macOS app in the desktop harness', () => {
     await setShelf(simulator, 'unavailable');
     const { page } = app;
     await page.getByRole('button', { name: 'Create new search' }).first().click();
-    await chooseOption(page, 'Select a product', 'iPhone 16 Pro', /^iPhone 16 Pro$/);
+    await chooseOption(page, 'Select a product', 'iPhone 18 Pro', /^iPhone 18 Pro$/);
     await chooseOption(page, 'Select a store', 'Fifth Avenue', /Fifth Avenue/);
     await page.getByRole('button', { name: 'Create search' }).click();
     await page.waitForURL(/\/search\/[0-9a-f-]{36}$/);
-    await page.getByRole('heading', { name: 'iPhone 16 Pro' }).waitFor();
+    await page.getByRole('heading', { name: 'iPhone 18 Pro' }).waitFor();
 
     await page.getByRole('link', { name: 'My Searches' }).first().click();
     await page.getByRole('button', { name: 'Create new search' }).first().click();
@@ -156,7 +156,7 @@ describe('the macOS app in the desktop harness', () => {
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await app.clickNotification(notified.id);
     await page.waitForURL((url) => url.pathname === searchPath);
-    await page.getByRole('heading', { name: 'iPhone 16 Pro' }).waitFor();
+    await page.getByRole('heading', { name: 'iPhone 18 Pro' }).waitFor();
     expect(app.events).toContainEqual(
       expect.objectContaining({ type: 'window-call', method: 'focus' }),
     );
