@@ -183,6 +183,44 @@ describe('the shared screens inside the macOS app', () => {
     expect(screen.queryByLabelText('Send text updates')).toBeNull();
   });
 
+  it('offers a test notification once on first run, and says when macOS refuses notifications', async () => {
+    window.localStorage.clear();
+    const { host } = createFakeDesktop({
+      status: { ...idleStatus, notification_problem: 'Notifications are not allowed' },
+    });
+    const view = renderWithApp(appRoutes, { host, auth: signedOut() });
+    expect(
+      await screen.findByText(
+        /Notifications can't be shown \(Notifications are not allowed\)\. Allow them in System Settings > Notifications > Shelfwatch/,
+      ),
+    ).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Send a test notification' }));
+    expect(host.showNotification).toHaveBeenCalledWith({
+      title: 'Shelfwatch notifications are on',
+      body: 'This is how Shelfwatch tells you a model you watch is in stock.',
+    });
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Send a test notification' })).toBeNull(),
+    );
+    view.unmount();
+    renderWithApp(appRoutes, { host, auth: signedOut() });
+    expect(await screen.findByText('Add a search!')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send a test notification' })).toBeNull();
+  });
+
+  it('hides the Dock icon from the settings and sends a test notification there', async () => {
+    const { host, desktop } = createFakeDesktop();
+    renderWithApp(appRoutes, { host, auth: signedOut(), path: '/settings' });
+    fireEvent.click(
+      await screen.findByLabelText('Show Shelfwatch in the Dock (off: only in the menu bar)'),
+    );
+    await waitFor(() =>
+      expect(desktop.settings.update).toHaveBeenCalledWith({ show_dock_icon: false }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Send a test notification' }));
+    expect(await screen.findByText(/Sent\. If nothing appeared/)).toBeTruthy();
+  });
+
   it('saves each settings change at once', async () => {
     const { host, desktop } = createFakeDesktop();
     renderWithApp(appRoutes, { host, auth: signedOut(), path: '/settings' });
