@@ -79,3 +79,13 @@ describe('describeTabletVariant', () => {
     }
   });
 });
+
+describe('getProductFamily for today’s lineup', () => {
+  it('gives the foldable iPhone Duo its own icon and today’s other types theirs', () => {
+    expect(getProductFamily('iphoneduo')).toBe('phone-foldable');
+    expect(getProductFamily('iphoneair')).toBe('phone-modern');
+    expect(getProductFamily('iphone18promax')).toBe('phone-modern');
+    expect(getProductFamily('iphone17')).toBe('phone-modern');
+    expect(getProductFamily('imac')).toBe('display');
+  });
+});
