@@ -24,6 +24,8 @@ function describeIconVariant(
       badge: tablet?.connectivity === 'cellular' ? 'LTE' : undefined,
     };
   }
+  // The foldable is drawn open, as wide as the big phones are tall.
+  if (family === 'phone-foldable') return { scale: 1 };
   if (!family.startsWith('phone')) return { scale: 1 };
   const variant = PHONE_VARIANT.exec(productId)?.[1];
   return {

@@ -29,6 +29,19 @@ describe('ProductIcon', () => {
     expect(base.badge).toBeNull();
   });
 
+  it('draws today’s lineup: the foldable Duo full size in its own drawing, the 18 Pros badged', () => {
+    const { container } = render(<ProductIcon productId="iphoneduo" />);
+    expect(container.querySelector('img')?.getAttribute('src')).not.toBe(
+      render(<ProductIcon productId="iphone17" />)
+        .container.querySelector('img')
+        ?.getAttribute('src'),
+    );
+    cleanup();
+    expect(describeIcon('iphoneduo')).toEqual({ size: 40, badge: null });
+    expect(describeIcon('iphone18promax')).toEqual({ size: 40, badge: 'PRO' });
+    expect(describeIcon('iphoneair')).toEqual({ size: 34, badge: null });
+  });
+
   it('draws a mini smaller than the standard size', () => {
     expect(describeIcon('iphone13mini').size).toBeLessThan(describeIcon('iphone13').size);
   });
