@@ -32,7 +32,8 @@ export function buildTrayMenu(
   actions: TrayActions,
   options: TrayMenuOptions = {},
 ): TrayMenu {
-  const isPaused = status.state === 'paused';
+  // Waiting for the network after wake is not the user's pause: the item still offers Pause.
+  const isPaused = status.state === 'paused' && status.is_waiting_for_network !== true;
   const lastCheck = describeLastCheck(status.last_check_at, now);
   const infoRows = [lastCheck, describeNextCheck(status, now)];
   if (status.is_failing) infoRows.push(describeFailure(status.failure_message));

@@ -128,5 +128,8 @@ describe('tray menu', () => {
   it('says the app waits for the network after wake', () => {
     const waiting = { ...idle, state: 'paused' as const, is_waiting_for_network: true };
     expect(describeNextCheck(waiting, NOW)).toBe('Waiting for the network…');
+    const labels = labelsOf(buildTrayMenu(waiting, NOW, createActions()).template);
+    expect(labels).toContain('Pause Checks');
+    expect(labels).not.toContain('Resume Checks');
   });
 });
