@@ -85,6 +85,7 @@ export type ElectronApi = {
     | 'getLoginItemSettings'
     | 'isInApplicationsFolder'
     | 'moveToApplicationsFolder'
+    | 'focus'
   > & {
     /** macOS only: the Dock icon. */
     dock?: Pick<NonNullable<App['dock']>, 'show' | 'hide'>;
@@ -242,8 +243,13 @@ export async function startDesktopApp(
     if (window.isMinimized()) window.restore();
     window.show();
     window.focus();
+    bringAppForward();
     sendToWindow(IPC_EVENT_CHANNELS.navigate, { path: appPath });
   };
+  /** Without a Dock icon macOS does not bring the app's window in front of others by itself. */
+  function bringAppForward() {
+    if (!store.get('settings').show_dock_icon) app.focus({ steal: true });
+  }
   /** Shows or hides the Dock icon (macOS); hidden, the app lives in the menu bar only. */
   function applyDockIcon(shown: boolean) {
     const { dock } = app;
@@ -257,6 +263,7 @@ export async function startDesktopApp(
       if (window.isMinimized()) window.restore();
       window.show();
       window.focus();
+      bringAppForward();
     }
   };
 

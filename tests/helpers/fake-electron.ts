@@ -350,6 +350,7 @@ export function createFakeElectron(transport: FakeTransport, options: FakeElectr
       once: (event: string, listener: Listener) => appEvents.once(event, listener),
       quit: () => quitApp(),
       relaunch: () => undefined,
+      focus: () => undefined,
       exit: (code?: number) => process.exit(code),
       isInApplicationsFolder: () => true,
       moveToApplicationsFolder: () => false,
