@@ -38,7 +38,15 @@ async function timeStart(environment: Record<string, string>, port: number): Pro
         (response) => response.status === 200,
         () => false,
       );
-      if (isHealthy) return { healthyMs: performance.now() - startedAt, output };
+      if (isHealthy) {
+        const healthyMs = performance.now() - startedAt;
+        // The banner follows once the rest (watcher, alert delivery) has started too.
+        const bannerBy = performance.now() + 30_000;
+        while (!/started in [\d.]+ s/.test(output) && !isExited && performance.now() < bannerBy) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return { healthyMs, output };
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
@@ -74,9 +82,10 @@ async function runBench(): Promise<void> {
       `second start (nothing changed): healthy in ${(second.healthyMs / 1000).toFixed(2)} s`,
     );
     if (skipLine !== undefined) console.log(`  ${skipLine}`);
-    // The server's own part, from its start banner ("Shelfwatch is ready (started in 1.2 s)").
+    // The server's own count, from its start banner ("Shelfwatch is ready (started in 1.2 s)"),
+    // from its first line of code to everything started (the watcher included).
     const serverPart = /started in [\d.]+ s/.exec(second.output)?.[0];
-    if (serverPart !== undefined) console.log(`  server ${serverPart} of it`);
+    if (serverPart !== undefined) console.log(`  the server's banner: ${serverPart}`);
     const isMet = second.healthyMs <= TARGET_MS;
     console.log(
       `${isMet ? 'ok  ' : 'FAIL'}  second npm start healthy <= ${TARGET_MS / 1000} s: ${(second.healthyMs / 1000).toFixed(2)} s`,
