@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AppConfig } from '#shared/api/app-config.ts';
+import { LOCAL_PACING } from '#shared/watch/local/watcher.ts';
 
 // The app's settings that differ per build or per run, read once from the environment. A
 // signed release runs with none of these set and watches Apple's real stores.
@@ -22,9 +23,10 @@ const urlSchema = z
 
 const environmentSchema = z.object({
   SHELFWATCH_UPSTREAM_URL: urlSchema.default(DEFAULT_UPSTREAM_URL),
+  // Since 2026 fulfillment-messages answers HTTP 541 to everything; pickup-message answers.
   SHELFWATCH_UPSTREAM_SHAPE: z
     .enum(['fulfillment-messages', 'pickup-message'])
-    .default('fulfillment-messages'),
+    .default('pickup-message'),
   SHELFWATCH_SITE_URL: urlSchema.default(DEFAULT_SITE_URL),
   SHELFWATCH_AUTH_DOMAIN: z.string().min(1).optional(),
   SHELFWATCH_AUTH_AUDIENCE: z.string().min(1).optional(),
@@ -36,8 +38,13 @@ const environmentSchema = z.object({
     .refine((ports) => ports.every((port) => port >= 1024 && port <= 65535), 'ports 1024 to 65535')
     .optional(),
   SHELFWATCH_UPDATE_URL: urlSchema.optional(),
-  SHELFWATCH_UPSTREAM_RATE_PER_MINUTE: z.coerce.number().positive().max(600).default(30),
-  SHELFWATCH_UPSTREAM_BURST: z.coerce.number().int().min(1).max(60).default(5),
+  // One Mac is one address at Apple: the server's per-address budget (LOCAL_PACING).
+  SHELFWATCH_UPSTREAM_RATE_PER_MINUTE: z.coerce
+    .number()
+    .positive()
+    .max(600)
+    .default(LOCAL_PACING.ratePerMinute),
+  SHELFWATCH_UPSTREAM_BURST: z.coerce.number().int().min(1).max(60).default(LOCAL_PACING.burst),
   SUPPORT_EMAIL: z.string().email().default('support@shelfwatch.app'),
   SUPPORT_END_DATE: z.string().min(1).default('September 8th, 2025'),
   MAKER_NAME: z.string().min(1).default('Lantern Apps'),

@@ -10,11 +10,16 @@ import {
   toSearchView,
 } from '#shared/desktop/search-view.ts';
 import { createTokenBucketLimiter, type EndpointShape } from '#shared/upstream/index.ts';
-import { createLocalWatcher, type LocalAlert } from '#shared/watch/local/index.ts';
+import {
+  DEFAULT_PARTS_PER_REQUEST,
+  LOCAL_PACING,
+  createLocalWatcher,
+  type LocalAlert,
+} from '#shared/watch/local/index.ts';
 import { openWatchFile } from './watch-file.ts';
 import { formatAlertLine, formatCheckLine, type LineFormat } from './watch-lines.ts';
 
-/** Searches the terminal watcher keeps at most: each costs upstream requests from one address. */
+/** Searches the terminal watcher keeps at most: they share one address's budget at Apple. */
 export const MAX_TERMINAL_SEARCHES = 50;
 
 /** Where the watcher asks and how fast; from options, then the server's variables. */
@@ -46,11 +51,36 @@ function resolveUpstream(options: UpstreamOptions): { baseUrl: string; shape: En
     `http://localhost:${process.env.SIMULATOR_PORT ?? '4010'}`;
   if (!/^https?:\/\//.test(baseUrl))
     throw new Error(`--upstream must be an http(s) URL: ${baseUrl}`);
-  const shape = options.shape ?? process.env.UPSTREAM_SHAPE ?? 'fulfillment-messages';
+  const shape = options.shape ?? process.env.UPSTREAM_SHAPE ?? 'pickup-message';
   if (shape !== 'fulfillment-messages' && shape !== 'pickup-message') {
     throw new Error('--shape must be fulfillment-messages or pickup-message');
   }
   return { baseUrl: baseUrl.replace(/\/+$/, ''), shape };
+}
+
+/**
+ * This machine's pacing at Apple: one address, so the server's per-address defaults
+ * (UPSTREAM_RATE_PER_MINUTE, UPSTREAM_BURST) and its UPSTREAM_PARTS_PER_REQUEST.
+ */
+function resolvePacing(): { ratePerMinute: number; burst: number; partsPerRequest: number } {
+  const read = (name: string, fallback: number, isValid: (value: number) => boolean) => {
+    const text = process.env[name];
+    if (text === undefined || text.trim() === '') return fallback;
+    const value = Number(text);
+    if (!isValid(value)) throw new Error(`${name} is not valid: ${text}`);
+    return value;
+  };
+  const isWhole = (min: number, max: number) => (value: number) =>
+    Number.isInteger(value) && value >= min && value <= max;
+  return {
+    ratePerMinute: read(
+      'UPSTREAM_RATE_PER_MINUTE',
+      LOCAL_PACING.ratePerMinute,
+      (value) => Number.isFinite(value) && value > 0,
+    ),
+    burst: read('UPSTREAM_BURST', LOCAL_PACING.burst, isWhole(1, 1000)),
+    partsPerRequest: read('UPSTREAM_PARTS_PER_REQUEST', DEFAULT_PARTS_PER_REQUEST, isWhole(2, 100)),
+  };
 }
 
 /** Shows a desktop notification where the OS offers one; the printed line is always there. */
@@ -173,7 +203,7 @@ export function registerWatchCommands(program: Command): void {
       '--upstream <url>',
       'where to ask (default UPSTREAM_BASE_URL, else the local simulator)',
     )
-    .option('--shape <shape>', 'endpoint shape asked first')
+    .option('--shape <shape>', 'endpoint shape asked first (default pickup-message)')
     .action(
       async (
         options: UpstreamOptions & {
@@ -190,7 +220,7 @@ export function registerWatchCommands(program: Command): void {
         if (searches.length === 0)
           throw new Error('No searches to watch. Add one with `shelfwatch watch add`.');
         const { baseUrl, shape } = resolveUpstream(options);
-        const ratePerMinute = Number(process.env.UPSTREAM_RATE_PER_MINUTE ?? 30);
+        const pacing = resolvePacing();
         const watcher = createLocalWatcher({
           fetch,
           now: Date.now,
@@ -199,15 +229,16 @@ export function registerWatchCommands(program: Command): void {
             const timer = setTimeout(fn, ms);
             return () => clearTimeout(timer);
           },
-          // The same per-host budget as the server's poller: Apple blocks faster callers.
+          // This machine is one address: the server's per-address budget, Apple blocks faster callers.
           rateLimiter: createTokenBucketLimiter({
-            capacity: Number(process.env.UPSTREAM_BURST ?? 5),
-            refillPerSecond: ratePerMinute / 60,
+            capacity: pacing.burst,
+            refillPerSecond: pacing.ratePerMinute / 60,
             now: Date.now,
             sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
           }),
           baseUrl,
           shape,
+          partsPerRequest: pacing.partsPerRequest,
           catalog,
           listSearches: () => searches,
           getSettings: () => ({

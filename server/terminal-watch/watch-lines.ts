@@ -1,4 +1,3 @@
-import { formatGroupKey } from '#shared/watch/planner.ts';
 import type { LocalAlert, LocalCheckLog } from '#shared/watch/local/index.ts';
 
 /** How `shelfwatch watch run` prints: readable lines, or one JSON object per line for piping. */
@@ -9,18 +8,21 @@ function formatTime(at: number): string {
   return new Date(at).toISOString().replace('T', ' ').slice(0, 19);
 }
 
-/** One line per upstream check: time, group and result. */
+/** What a request asked for: "US iphone16pro+macbookair near 10153 (R095)", or "check". */
+function describeRequest(line: LocalCheckLog): string {
+  if (line.countryCode === null) return 'check';
+  const products = line.productIds.length === 0 ? '' : ` ${line.productIds.join('+')}`;
+  return `${line.countryCode}${products}${line.where === null ? '' : ` ${line.where}`}`;
+}
+
+/** One line per planned request (one HTTP request, or more to find a refused part): what, where, result. */
 export function formatCheckLine(line: LocalCheckLog, format: LineFormat): string {
   if (format === 'json') {
-    return JSON.stringify({
-      type: 'check',
-      ...line,
-      at: new Date(line.at).toISOString(),
-      group: formatGroupKey(line.group),
-    });
+    return JSON.stringify({ type: 'check', ...line, at: new Date(line.at).toISOString() });
   }
   const changes = line.changes === 1 ? '1 change' : `${line.changes} changes`;
-  return `${formatTime(line.at)}  ${formatGroupKey(line.group)}  ${line.result}  ${line.detail}${line.result === 'ok' ? `  (${changes})` : ''}`;
+  const requests = line.requests > 1 ? `, ${line.requests} requests` : '';
+  return `${formatTime(line.at)}  ${describeRequest(line)}  ${line.result}  ${line.detail}${line.result === 'ok' ? `  (${changes}${requests})` : ''}`;
 }
 
 /** One line per alert: what is in stock, where, and for which search. */

@@ -18,6 +18,10 @@ export type CatalogStore = {
   city: string;
   state_code: string | null;
   country_code: string;
+  /** Asked as the store's location (`location=`) by the watch loop; null where none is known. */
+  postal_code: string | null;
+  latitude: number | null;
+  longitude: number | null;
 };
 
 /**
@@ -31,6 +35,8 @@ export type DesktopCatalog = {
   listCountries: () => Country[];
   findProduct: (productId: string) => Product | undefined;
   findStore: (storeId: string) => CatalogStore | undefined;
+  /** The stores of a country (the watch loop estimates which stores one answer lists). */
+  listCountryStores: (countryCode: string) => readonly CatalogStore[];
   /** Models of a product type sold in a country, by display name. */
   listModels: (
     productId: string,
@@ -70,16 +76,22 @@ export function createDesktopCatalog(
     a.display_name.localeCompare(b.display_name),
   );
   const storesById = new Map<string, CatalogStore>();
+  const storesByCountry = new Map<string, CatalogStore[]>();
   for (const store of storeSeeds) {
     const countryCode = localeToCountryCode(store.country_locale);
     if (countryCode === undefined) continue;
-    storesById.set(store.store_id, {
+    const entry: CatalogStore = {
       store_id: store.store_id,
       store_name: store.store_name,
       city: store.city,
       state_code: store.state_code,
       country_code: countryCode,
-    });
+      postal_code: store.postal_code,
+      latitude: store.latitude,
+      longitude: store.longitude,
+    };
+    storesById.set(store.store_id, entry);
+    storesByCountry.set(countryCode, [...(storesByCountry.get(countryCode) ?? []), entry]);
   }
   const modelsByKey = new Map<string, { part_number: string; display_name: string }[]>();
   for (const model of modelSeeds) {
@@ -97,6 +109,7 @@ export function createDesktopCatalog(
     listCountries: () => countries,
     findProduct: (productId) => allProducts.find((product) => product.product_id === productId),
     findStore: (storeId) => storesById.get(storeId),
+    listCountryStores: (countryCode) => storesByCountry.get(countryCode) ?? [],
     listModels: (productId, countryCode) => modelsByKey.get(`${productId}|${countryCode}`) ?? [],
   };
 }

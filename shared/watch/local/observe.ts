@@ -7,9 +7,9 @@ import {
   type KnownPickupStatus,
   type PickupAnswer,
 } from '#shared/upstream/index.ts';
-import type { PollGroupKey } from '#shared/watch/planner.ts';
 import { isAlertAllowed, type StatusChange } from '#shared/watch/quiet-window.ts';
 import { convertToMiles } from '#shared/watch/types.ts';
+import { measureStoreMiles } from './local-plan.ts';
 import {
   alertKey,
   pruneEvents,
@@ -19,7 +19,10 @@ import {
 } from './state.ts';
 
 /** What the loop needs to know about the catalog. */
-export type LocalWatchCatalog = Pick<DesktopCatalog, 'findStore' | 'listModels'>;
+export type LocalWatchCatalog = Pick<
+  DesktopCatalog,
+  'findStore' | 'listModels' | 'listCountryStores'
+>;
 
 /** One alert: a preferred model newly available at a search's store or a nearby store. */
 export type LocalAlert = {
@@ -58,29 +61,33 @@ export function listNearbyStores(
   );
 }
 
+/** What one answer speaks for. */
+export type AnswerScope = {
+  countryCode: string;
+  /** Parts asked (the control part included); a listed part outside them is not filed. */
+  parts: ReadonlySet<string>;
+  /** Product types of the watched parts asked: their searches may alert. */
+  productIds: ReadonlySet<string>;
+  /** The store whose location was asked: Apple's distances are from it. */
+  originStoreId: string | null;
+};
+
 /**
- * Files one upstream answer into memory: each listed store's neighbours (for the asked
- * store), every part's status (an `unknown` never replaces a known one), the restock history,
- * and the alerts for searches of this country and product. Answers how many statuses changed.
+ * Files one upstream answer into memory: every listed store's neighbours (Apple's distances
+ * for the store whose location was asked, the catalog's for the others), every asked part's
+ * status (an `unknown` never replaces a known one), the restock history, and the alerts for
+ * searches of the answer's country and product types. Answers how many statuses changed.
  */
 export function applyAnswer(
   state: LocalWatchState,
-  group: PollGroupKey,
+  scope: AnswerScope,
   answer: PickupAnswer,
   searches: readonly LocalSearch[],
   catalog: LocalWatchCatalog,
   rules: AlertRules,
 ): { changes: number; alerts: LocalAlert[] } {
   const at = answer.observedAt;
-  state.neighbours[group.storeId] = answer.stores
-    .filter((store) => store.storeNumber !== group.storeId)
-    .map((store) => ({
-      store_id: store.storeNumber,
-      store_name: catalog.findStore(store.storeNumber)?.store_name ?? store.name,
-      city: store.city,
-      state: store.state,
-      distance_miles: store.distance === null ? null : convertToMiles(store.distance),
-    }));
+  recordNeighbours(state, scope, answer, catalog, new Set(searches.map((s) => s.store_id)));
   const transitions: {
     storeId: string;
     storeName: string;
@@ -91,8 +98,11 @@ export function applyAnswer(
   for (const store of answer.stores) {
     const storeName = catalog.findStore(store.storeNumber)?.store_name ?? store.name;
     for (const part of store.parts) {
+      if (!scope.parts.has(part.partNumber)) continue;
       const key = snapshotKey(store.storeNumber, part.partNumber);
       const previous = state.snapshots[key];
+      // An answer older than what is on file (a slow request overtaken) must not rewind it.
+      if (previous !== undefined && previous.observed_at > at) continue;
       const lastKnown: KnownPickupStatus | null = previous?.status ?? null;
       const merged = mergeObservedStatus(lastKnown, part.status);
       if (merged === null) continue;
@@ -126,14 +136,64 @@ export function applyAnswer(
     }
   }
   pruneEvents(state, at);
-  const alerts = matchAlerts(state, group, transitions, searches, catalog, rules, at);
+  const alerts = matchAlerts(
+    state,
+    scope.countryCode,
+    scope.productIds,
+    transitions,
+    searches,
+    catalog,
+    rules,
+    at,
+  );
   return { changes, alerts };
+}
+
+/**
+ * Each listed search store's neighbours are the other stores of the latest answer that listed it,
+ * nearest first: Apple's distances from the asked store, the catalog's from any other.
+ */
+function recordNeighbours(
+  state: LocalWatchState,
+  scope: AnswerScope,
+  answer: PickupAnswer,
+  catalog: LocalWatchCatalog,
+  /** Stores some search names: only their neighbours are worth keeping. */
+  searchStoreIds: ReadonlySet<string>,
+): void {
+  for (const listed of answer.stores) {
+    if (!searchStoreIds.has(listed.storeNumber)) continue;
+    const home = catalog.findStore(listed.storeNumber);
+    const isOrigin = listed.storeNumber === scope.originStoreId;
+    const neighbours: LocalNeighbour[] = answer.stores
+      .filter((store) => store.storeNumber !== listed.storeNumber)
+      .map((store) => {
+        const known = catalog.findStore(store.storeNumber);
+        const distance = isOrigin
+          ? store.distance === null
+            ? null
+            : convertToMiles(store.distance)
+          : home === undefined || known === undefined
+            ? null
+            : measureStoreMiles(home, known);
+        return {
+          store_id: store.storeNumber,
+          store_name: known?.store_name ?? store.name,
+          city: store.city,
+          state: store.state,
+          distance_miles: distance,
+        };
+      })
+      .sort((a, b) => (a.distance_miles ?? Infinity) - (b.distance_miles ?? Infinity));
+    state.neighbours[listed.storeNumber] = neighbours;
+  }
 }
 
 /** The alerts the transitions raise, each allowed by the quiet window; records them. */
 function matchAlerts(
   state: LocalWatchState,
-  group: PollGroupKey,
+  countryCode: string,
+  productIds: ReadonlySet<string>,
   transitions: { storeId: string; storeName: string; partNumber: string; quote: string | null }[],
   searches: readonly LocalSearch[],
   catalog: LocalWatchCatalog,
@@ -143,8 +203,7 @@ function matchAlerts(
   const alerts: LocalAlert[] = [];
   for (const search of searches) {
     const home = catalog.findStore(search.store_id);
-    if (home?.country_code !== group.countryCode || search.product_type !== group.productId)
-      continue;
+    if (home?.country_code !== countryCode || !productIds.has(search.product_type)) continue;
     const preferred = new Set(search.preferred_parts);
     const nearby = listNearbyStores(state, search, rules.defaultMaxDistanceMiles);
     const names = new Map(

@@ -33,6 +33,39 @@ const neighbourSchema = z.object({
   distance_miles: z.number().nullable(),
 });
 
+const seedSchema = z.object({
+  country_code: z.string(),
+  /** What was asked: the seed store's postal code, or its city. */
+  location: z.string(),
+  /** Stores the last answer listed. */
+  store_ids: z.array(z.string()),
+  learned_at: z.number(),
+});
+
+const endpointSchema = z.object({
+  shape: z.enum(['fulfillment-messages', 'pickup-message']),
+  reason: z.string(),
+  switched_at: z.number(),
+  suspect_shape: z.enum(['fulfillment-messages', 'pickup-message']).nullable(),
+  suspect_since: z.number().nullable(),
+  other_probed_at: z.number().nullable(),
+});
+
+const invalidPartSchema = z.object({
+  country_code: z.string(),
+  part_number: z.string(),
+  product_id: z.string(),
+  reason: z.string(),
+  found_at: z.number(),
+});
+
+const addressSchema = z.object({
+  cool_down_until: z.number().nullable(),
+  /** Blocks in a row: each doubles the next cool-down, up to an hour. */
+  consecutive_blocks: z.number().int().min(0),
+  last_block_at: z.number().nullable(),
+});
+
 const eventSchema = z.object({
   id: z.string(),
   store_id: z.string(),
@@ -57,8 +90,20 @@ export const localWatchStateSchema = z.object({
   alerts: z.record(z.string(), z.number()),
   /** Recorded changes, oldest first, bounded by count and age. */
   events: z.array(eventSchema),
-  /** Cool-down end per upstream host. */
-  cool_downs: z.record(z.string(), z.number()),
+  /** Cool-down end per upstream host (states saved before the Mac counted as one address). */
+  cool_downs: z.record(z.string(), z.number()).default({}),
+  /** What answers taught per seed store: the stores its location's answer lists. */
+  seeds: z.record(z.string(), seedSchema).default({}),
+  /** Endpoint shape memory per country. */
+  endpoints: z.record(z.string(), endpointSchema).default({}),
+  /** Parts Apple refused, per `country|part`, left out of requests for a while. */
+  invalid_parts: z.record(z.string(), invalidPartSchema).default({}),
+  /** This Mac's standing at Apple: one address, one budget, one cool-down. */
+  address: addressSchema.default({
+    cool_down_until: null,
+    consecutive_blocks: 0,
+    last_block_at: null,
+  }),
   last_check_at: z.number().nullable(),
   failing_since: z.number().nullable(),
   failure_message: z.string().nullable(),
@@ -70,6 +115,12 @@ export type LocalWatchState = z.infer<typeof localWatchStateSchema>;
 export type LocalTarget = z.infer<typeof targetSchema>;
 /** One neighbour of a store. */
 export type LocalNeighbour = z.infer<typeof neighbourSchema>;
+/** What one seed's answers taught. */
+export type LocalSeed = z.infer<typeof seedSchema>;
+/** A country's endpoint shape memory as saved. */
+export type LocalEndpoint = z.infer<typeof endpointSchema>;
+/** A part Apple refused. */
+export type LocalInvalidPart = z.infer<typeof invalidPartSchema>;
 /** One recorded change. */
 export type LocalEvent = z.infer<typeof eventSchema>;
 
@@ -88,6 +139,10 @@ export function createEmptyWatchState(): LocalWatchState {
     alerts: {},
     events: [],
     cool_downs: {},
+    seeds: {},
+    endpoints: {},
+    invalid_parts: {},
+    address: { cool_down_until: null, consecutive_blocks: 0, last_block_at: null },
     last_check_at: null,
     failing_since: null,
     failure_message: null,
@@ -95,10 +150,26 @@ export function createEmptyWatchState(): LocalWatchState {
   };
 }
 
-/** Reads stored memory; anything unreadable gives an empty state instead of a crash. */
+/**
+ * Reads stored memory; anything unreadable gives an empty state instead of a crash. A state
+ * saved before the Mac counted as one address keeps its latest per-host cool-down.
+ */
 export function parseWatchState(stored: unknown): LocalWatchState {
   const parsed = localWatchStateSchema.safeParse(stored);
-  return parsed.success ? parsed.data : createEmptyWatchState();
+  if (!parsed.success) return createEmptyWatchState();
+  const state = parsed.data;
+  const hostCoolDowns = Object.values(state.cool_downs);
+  if (hostCoolDowns.length > 0) {
+    const latest = Math.max(...hostCoolDowns);
+    state.address.cool_down_until = Math.max(state.address.cool_down_until ?? 0, latest);
+    state.cool_downs = {};
+  }
+  return state;
+}
+
+/** Key of an invalid part. */
+export function invalidPartKey(countryCode: string, partNumber: string): string {
+  return `${countryCode}|${partNumber}`;
 }
 
 /** Key of a snapshot. */

@@ -15,8 +15,8 @@ export type ViewContext = {
   defaultMaxDistanceMiles: number | null;
   /** Coverage older than this reads as late (a few check intervals). */
   staleAfterMs: number;
-  /** True while the host of this search's country is cooling down. */
-  isHostCoolingDown: (countryCode: string) => boolean;
+  /** True while this Mac is cooling down after Apple refused it. */
+  isCoolingDown: boolean;
 };
 
 /** The check health of a search's group: when it was last covered and whether that is stale. */
@@ -34,8 +34,7 @@ function describeHealth(search: LocalSearch, context: ViewContext) {
         ];
   const coveredAt = target?.last_covered_at ?? null;
   const isFailing =
-    target !== undefined &&
-    (target.consecutive_failures > 0 || context.isHostCoolingDown(target.country_code));
+    target !== undefined && (target.consecutive_failures > 0 || context.isCoolingDown);
   const isLate = coveredAt !== null && context.now - coveredAt > context.staleAfterMs;
   return {
     last_checked_at: coveredAt === null ? null : new Date(coveredAt).toISOString(),

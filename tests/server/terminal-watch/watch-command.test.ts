@@ -76,11 +76,45 @@ describe('shelfwatch watch (terminal watcher)', () => {
     });
     expect(flip.status).toBe(200);
     const first = await shelfwatch('run', '--once', '--no-notify');
-    expect(first.stdout).toMatch(/US:iphone16pro:R095\s+ok/);
+    expect(first.stdout).toMatch(/US iphone16pro near 10153 \(R095\)\s+ok/);
     expect(first.stdout).toContain(`IN STOCK  ${MODEL.display_name} at Fifth Avenue`);
     const second = await shelfwatch('run', '--once', '--no-notify');
-    expect(second.stdout).toMatch(/US:iphone16pro:R095\s+ok/);
+    expect(second.stdout).toMatch(/US iphone16pro near 10153 \(R095\)\s+ok/);
     expect(second.stdout).not.toContain('IN STOCK');
+  });
+
+  it('packs the searches of one city into one pickup-message request per check', async () => {
+    await shelfwatch('add', '--product', 'macbookair', '--store', 'R032', '--no-nearby');
+    const counts = async () =>
+      (await (await fetch(`${simulator.url}/_sim/requests`)).json()) as {
+        count: number;
+        pickup_message: number;
+      };
+    const before = await counts();
+    const { stdout } = await shelfwatch('run', '--once', '--no-notify');
+    const after = await counts();
+    expect(after.count - before.count).toBe(1);
+    expect(after.pickup_message - before.pickup_message).toBe(1);
+    const checks = stdout.split('\n').filter((line) => /\s(ok|failed|skipped)\s/.test(line));
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatch(
+      /US (iphone16pro\+macbookair|macbookair\+iphone16pro) near \S+ \(R\d+\)\s+ok/,
+    );
+  });
+
+  it('refuses a pacing variable that is not a number, naming it', async () => {
+    const refused = await run(process.execPath, [CLI, 'watch', 'run', '--once', '--no-notify'], {
+      env: {
+        ...process.env,
+        SHELFWATCH_WATCH_DIR: folder,
+        UPSTREAM_BASE_URL: simulator.url,
+        UPSTREAM_BURST: 'lots',
+      },
+    }).then(
+      () => null,
+      (error: { stderr: string }) => error,
+    );
+    expect(refused?.stderr).toContain('UPSTREAM_BURST is not valid: lots');
   });
 
   it('prints JSON lines for piping', async () => {

@@ -1,20 +1,21 @@
-// The local watch loop against the upstream simulator over real HTTP, with one hand-moved
-// clock for both: the timers are recorded, not waited for.
+// The local watch loop against the upstream simulator over real HTTP (its per-address block
+// off: request-packing.test.ts runs with it on), with one hand-moved clock for both: the
+// timers are recorded, not waited for.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
-import { createTokenBucketLimiter } from '#shared/upstream/index.ts';
-import {
-  createLocalWatcher,
-  type LocalAlert,
-  type LocalWatchSettings,
-  type LocalWatchState,
-} from '#shared/watch/local/index.ts';
+import type { LocalWatchSettings } from '#shared/watch/local/index.ts';
 import {
   START_MS,
   startSimulatorHarness,
   type SimulatorHarness,
 } from '#tests/server/watch/simulator/support.ts';
+import {
+  createSharedClock,
+  createWatcherHarness,
+  readSimulatorCounts,
+  type SharedClock,
+} from './support.ts';
 
 const catalog = createDesktopCatalog();
 const [PART, OTHER_PART] = catalog.listModels('iphone16pro', 'US');
@@ -36,14 +37,12 @@ function makeSearch(overrides: Partial<LocalSearch> = {}): LocalSearch {
 
 describe('the local watch loop', () => {
   let sim: SimulatorHarness;
-  let clock = START_MS;
-  const advance = (ms: number) => {
-    clock += ms;
-    sim.advanceClock(ms);
-  };
+  let clock: SharedClock;
+  const advance = (ms: number) => clock.advance(ms);
 
   beforeAll(async () => {
-    sim = await startSimulatorHarness();
+    sim = await startSimulatorHarness({ behaviour: { blockAfterRequests: 0 } });
+    clock = createSharedClock(sim, START_MS);
   });
   afterAll(async () => {
     await sim?.close();
@@ -54,47 +53,11 @@ describe('the local watch loop', () => {
   });
 
   /** A watcher over the simulator with recorded timers, alerts and saved state. */
-  function createHarness(options: {
+  const createHarness = (options: {
     searches: LocalSearch[];
     settings?: Partial<LocalWatchSettings>;
     state?: unknown;
-  }) {
-    const alerts: LocalAlert[] = [];
-    const timers: number[] = [];
-    let saved: LocalWatchState | undefined;
-    const settings: LocalWatchSettings = {
-      intervalMinutes: 5,
-      isNotifying: true,
-      defaultMaxDistanceMiles: null,
-      ...options.settings,
-    };
-    const watcher = createLocalWatcher({
-      fetch,
-      now: () => clock,
-      random: () => 0.5,
-      setTimer: (_fn, ms) => {
-        timers.push(ms);
-        return () => undefined;
-      },
-      rateLimiter: createTokenBucketLimiter({
-        capacity: 100,
-        refillPerSecond: 100,
-        now: () => clock,
-        sleep: () => Promise.resolve(),
-      }),
-      baseUrl: sim.simulator.url,
-      shape: 'fulfillment-messages',
-      catalog,
-      listSearches: () => options.searches,
-      getSettings: () => settings,
-      loadState: () => options.state,
-      saveState: (state) => {
-        saved = structuredClone(state);
-      },
-      notify: (alert) => alerts.push(alert),
-    });
-    return { watcher, alerts, timers, settings, getSaved: () => saved };
-  }
+  }) => createWatcherHarness(sim, clock, { ...options, catalog });
 
   const setShelf = async (status: string, part = PART.part_number, store = 'R095') => {
     const answer = await sim.control('POST', '/_sim/stock', {
@@ -104,8 +67,8 @@ describe('the local watch loop', () => {
     });
     expect(answer.status).toBe(200);
   };
-  const countRequests = async () =>
-    ((await sim.control('GET', '/_sim/requests')).json as { count: number }).count;
+  const readCounts = () => readSimulatorCounts(sim);
+  const countRequests = async () => (await readCounts()).count;
 
   it('notifies once per change, not again while the shelf stays stocked or flaps', async () => {
     const { watcher, alerts } = createHarness({ searches: [makeSearch()] });
@@ -161,20 +124,49 @@ describe('the local watch loop', () => {
     },
   );
 
-  it('stops asking during a cool-down and asks again after it', async () => {
+  it('stops asking during a cool-down, tries the other shape once, then goes back', async () => {
     const { watcher } = createHarness({ searches: [makeSearch()] });
     advance(120 * 60_000);
     await sim.control('POST', '/_sim/fault', { kind: '541', seconds: 60 });
     await watcher.checkNow();
-    expect(watcher.getStatus().cool_down_until).not.toBeNull();
-    const during = await countRequests();
-    advance(5 * 60_000);
+    // Five minutes after a first 541, as the public reports pace themselves.
+    expect(watcher.getStatus().cool_down_until).toBe(
+      new Date(clock.now() + 5 * 60_000).toISOString(),
+    );
+    const during = await readCounts();
+    advance(4 * 60_000);
+    expect((await watcher.checkNow()).requests).toBe(0);
+    expect((await readCounts()).count).toBe(during.count);
+    // After it, a 541 on the shape in use sends the next request to the other shape; it is
+    // dead too, so the address was blocked: another cool-down without doubling, no switch.
+    advance(2 * 60_000);
     await watcher.checkNow();
-    expect(await countRequests()).toBe(during);
-    advance(20 * 60_000);
-    await watcher.checkNow();
-    expect(await countRequests()).toBe(during + 1);
-    expect(watcher.getStatus().is_failing).toBe(false);
+    const probed = await readCounts();
+    expect(probed.fulfillment_messages).toBe(during.fulfillment_messages + 1);
+    expect(watcher.getStatus().is_failing).toBe(true);
+    advance(6 * 60_000);
+    const report = await watcher.checkNow();
+    expect(report.requests).toBe(1);
+    expect((await readCounts()).pickup_message).toBe(probed.pickup_message + 1);
+    expect(watcher.getStatus()).toMatchObject({ is_failing: false, cool_down_until: null });
+  });
+
+  it('doubles the cool-down when Apple keeps refusing, up to an hour', async () => {
+    const { watcher, getSaved } = createHarness({ searches: [makeSearch()] });
+    advance(600 * 60_000);
+    await sim.control('POST', '/_sim/fault', { kind: '541', seconds: 6 * 3600 });
+    const coolDowns: number[] = [];
+    for (let check = 0; check < 8; check += 1) {
+      const before = clock.now();
+      await watcher.checkNow();
+      const until = getSaved()?.address.cool_down_until ?? before;
+      if (until > before) coolDowns.push(until - before);
+      // The bucket restarts with the token it had: one more minute brings the next.
+      advance(Math.max(until - before, 0) + 60_000);
+    }
+    // 5 min; the other shape probed (5 min, no doubling); 10, 20, 40; the hourly probe of
+    // the other shape (40 again); then capped at an hour.
+    expect(coolDowns.map((ms) => ms / 60_000)).toEqual([5, 5, 10, 20, 40, 40, 60, 60]);
   });
 
   it('makes one request for two searches of the same store and product', async () => {
