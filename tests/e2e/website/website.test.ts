@@ -164,7 +164,7 @@ describe('website signed in', { timeout: 90_000 }, () => {
     const preferred = page.getByRole('group', { name: 'Preferred models' }).getByRole('checkbox');
     await preferred.first().waitFor();
     const shown = await preferred.evaluateAll((boxes) =>
-      boxes.map((box) => ({
+      (boxes as HTMLInputElement[]).map((box) => ({
         id: box.id,
         label: box.labels?.[0]?.textContent ?? '',
       })),
