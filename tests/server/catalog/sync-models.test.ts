@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogRows } from '#server/db/repositories/catalog-changes-repository.ts';
-import { ModelSyncError, syncModelsFromBuyPages } from '#server/catalog/sync-models.ts';
+import type { CatalogTypeRow } from '#shared/catalog/catalog-diff.ts';
+import {
+  ModelSyncError,
+  matchProductType,
+  syncModelsFromBuyPages,
+} from '#server/catalog/sync-models.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import {
@@ -209,4 +214,36 @@ describe('shelfwatch catalog sync-models on the command line', () => {
     expect(result.stderr).toContain('Model sync failed; nothing was changed:');
     expect(result.stderr).toMatch(/\/nowhere\/shop\/buy-iphone\/iphone-18-pro: HTTP 404/);
   }, 60_000);
+});
+
+describe('matchProductType', () => {
+  const type = (product_id: string, product_name: string): CatalogTypeRow => ({
+    product_id,
+    product_name,
+    family: 'phone-modern',
+    sort_order: 1,
+    launched_on: null,
+    retired_on: null,
+    buy_page: '/shop/buy-iphone/iphone-18-pro',
+  });
+  const pro = type('iphone18pro', 'iPhone 18 Pro');
+  const proMax = type('iphone18promax', 'iPhone 18 Pro Max');
+  const product = (name: string | null, familyType: string | null = null) => ({
+    partNumber: 'MJQ34LL/A',
+    name,
+    familyType,
+    capacity: null,
+    color: null,
+  });
+
+  it('takes Apple’s family key, else the longest type name the product’s name starts with', () => {
+    expect(matchProductType(product(null, 'iphone18promax'), [pro, proMax])).toBe(proMax);
+    expect(matchProductType(product('iPhone 18 Pro Max 256GB Black'), [pro, proMax])).toBe(proMax);
+    expect(matchProductType(product('iPhone 18 Pro 256GB Black'), [pro, proMax])).toBe(pro);
+  });
+
+  it('falls back to a page’s only type and leaves a shared page’s unclear product unmatched', () => {
+    expect(matchProductType(product('Something 256GB'), [pro])).toBe(pro);
+    expect(matchProductType(product('Something 256GB'), [pro, proMax])).toBeUndefined();
+  });
 });
