@@ -187,6 +187,8 @@ export type PollTargetsTable = {
   last_requested_at: Date | null;
   /** Last time any answer (its own or a neighbour's) covered this store. */
   last_covered_at: Date | null;
+  /** Last time an alerting sweep covered the preferred parts of its alerting searches. */
+  last_alert_covered_at: Date | null;
   next_due_at: Generated<Date>;
   consecutive_failures: Generated<number>;
   last_failure_kind: string | null;

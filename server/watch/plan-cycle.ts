@@ -2,7 +2,10 @@ import { sql } from 'kysely';
 import type { Db } from '#server/db/database.ts';
 import { listNearestNeighbourIds } from '#server/db/repositories/availability-repository.ts';
 import { listLiveEgressAddresses } from '#server/db/repositories/egress-repository.ts';
-import { listGroupDemand } from '#server/db/repositories/group-demand-repository.ts';
+import {
+  listAlertParts,
+  listGroupDemand,
+} from '#server/db/repositories/group-demand-repository.ts';
 import {
   findBusiestParts,
   listInvalidParts,
@@ -18,9 +21,10 @@ import {
   syncPollTargets,
 } from '#server/db/repositories/watch-repository.ts';
 import {
-  computeFreshnessSchedule,
+  computeSweepSchedule,
   countHttpRequests,
   formatTargetKey,
+  planAlertRequests,
   planRequests,
   type FreshnessSchedule,
   type PlanTarget,
@@ -85,6 +89,15 @@ export async function planWatchCycle(
     listLiveEgressAddresses(deps.db, since),
     summariseLiveWorkers(deps.db, since),
   ]);
+  const alertPartsByTarget = new Map<string, string[]>();
+  for (const row of await listAlertParts(deps.db)) {
+    const key = formatTargetKey({
+      countryCode: row.country_code,
+      productId: row.product_id,
+      storeId: row.store_id,
+    });
+    alertPartsByTarget.set(key, [...(alertPartsByTarget.get(key) ?? []), row.part_number]);
+  }
   const alertingKeys = new Set(
     demandRows
       .filter((row) => row.alerting_searches > 0)
@@ -99,19 +112,28 @@ export async function planWatchCycle(
   const launchRank = new Map(
     demandRows.map((row) => [`${row.country_code}:${row.product_id}`, row.launch_rank]),
   );
-  const targets = rows.map((row) => ({
-    countryCode: row.country_code,
-    productId: row.product_id,
-    storeId: row.store_id,
-    isAlerting: alertingKeys.has(
-      formatTargetKey({
-        countryCode: row.country_code,
-        productId: row.product_id,
-        storeId: row.store_id,
-      }),
-    ),
-    lastCoveredAt: row.last_covered_at?.getTime() ?? null,
-  }));
+  const targets = rows.map((row) => {
+    const key = formatTargetKey({
+      countryCode: row.country_code,
+      productId: row.product_id,
+      storeId: row.store_id,
+    });
+    const lastCoveredAt = row.last_covered_at?.getTime() ?? null;
+    const lastAlertCoveredAt = row.last_alert_covered_at?.getTime() ?? null;
+    return {
+      countryCode: row.country_code,
+      productId: row.product_id,
+      storeId: row.store_id,
+      isAlerting: alertingKeys.has(key),
+      alertParts: alertPartsByTarget.get(key) ?? [],
+      lastCoveredAt,
+      // A full answer covers the preferred parts too.
+      lastAlertCoveredAt:
+        lastAlertCoveredAt === null
+          ? lastCoveredAt
+          : Math.max(lastAlertCoveredAt, lastCoveredAt ?? 0),
+    };
+  });
   // Alerting first, then the stalest, then the newest launches.
   targets.sort(
     (a, b) =>
@@ -121,37 +143,45 @@ export async function planWatchCycle(
         (launchRank.get(`${b.countryCode}:${b.productId}`) ?? 0),
   );
   const inputs = await readPlanningInputs(deps, targets, cycleStartedAt);
-  const fullSweep = planRequests(targets, inputs.context);
-  const sweepRequests = countHttpRequests(fullSweep);
-  const alertingSweepRequests = countHttpRequests(
-    fullSweep.filter((request) => request.isAlerting),
-  );
+  // Sweep sizes in requests: every part of every type, and the alerting searches' preferred parts.
+  const sweepRequests = countHttpRequests(planRequests(targets, inputs.context));
+  const alertingSweepRequests = countHttpRequests(planAlertRequests(targets, inputs.context));
   const budgetPerMinute = addresses.reduce((sum, address) => sum + address.rate_per_minute, 0);
   const schedule =
     addresses.length === 0
       ? undefined
-      : computeFreshnessSchedule({
+      : computeSweepSchedule({
           budgetPerMinute,
           intervalMs: deps.intervalMs,
-          alertingGroups: alertingSweepRequests,
-          pageOnlyGroups: sweepRequests - alertingSweepRequests,
+          alertingSweepRequests,
+          fullSweepRequests: sweepRequests,
         });
-  const isResting = (target: (typeof targets)[number]): boolean => {
-    if (schedule === undefined || target.lastCoveredAt === null) return false;
-    const period = target.isAlerting
-      ? schedule.alertingEveryIntervals
-      : schedule.pageOnlyEveryIntervals;
-    if (!Number.isFinite(period) || period <= 1) return false;
-    return target.lastCoveredAt >= cycleStartedAt - (period - 1) * deps.intervalMs;
-  };
-  const due = targets.filter((target) => !isResting(target));
-  const planned = planRequests(due, inputs.context);
+  const isWithin = (coveredAt: number | null, period: number): boolean =>
+    coveredAt !== null &&
+    Number.isFinite(period) &&
+    period > 1 &&
+    coveredAt >= cycleStartedAt - (period - 1) * deps.intervalMs;
+  const isFullResting = (target: (typeof targets)[number]): boolean =>
+    schedule !== undefined && isWithin(target.lastCoveredAt, schedule.pageOnlyEveryIntervals);
+  const isAlertResting = (target: (typeof targets)[number]): boolean =>
+    schedule !== undefined && isWithin(target.lastAlertCoveredAt, schedule.alertingEveryIntervals);
+  const fullDue = targets.filter((target) => !isFullResting(target));
+  const fullDueKeys = new Set(fullDue.map(formatTargetKey));
+  // Alerting targets due for their preferred parts only (a full request due anyway covers them).
+  const alertDue = targets.filter(
+    (target) =>
+      target.isAlerting && !fullDueKeys.has(formatTargetKey(target)) && !isAlertResting(target),
+  );
+  const planned = [
+    ...planAlertRequests(alertDue, inputs.context),
+    ...planRequests(fullDue, inputs.context),
+  ];
   if (schedule !== undefined) {
     // Spend the whole budget: leftover requests go to the stalest resting targets.
     const leftover = Math.floor(schedule.requestsPerInterval) - countHttpRequests(planned);
     if (leftover > 0) {
       const resting = targets
-        .filter(isResting)
+        .filter(isFullResting)
         .sort((a, b) => (a.lastCoveredAt ?? 0) - (b.lastCoveredAt ?? 0))
         .map((target) => ({ ...target, isAlerting: false }));
       let spent = 0;
@@ -195,6 +225,8 @@ export function toJob(
     target: request.target,
     productIds: request.productIds,
     storeIds: [...new Set(request.covers.map((target) => target.storeId))],
+    partNumbers: request.partNumbers ?? null,
+    covers: request.covers.map((target) => [target.productId, target.storeId]),
     controlPart: inputs.controlByCountry.get(request.countryCode) ?? null,
     location: seed === null ? null : (inputs.locationByStore.get(seed) ?? seed),
     cycleStartedAt,

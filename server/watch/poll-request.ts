@@ -16,6 +16,7 @@ import {
 import {
   countUncoveredTargets,
   listRequestModels,
+  markTargetsAlertCovered,
   recordTargetsFailure,
   recordUpstreamRequest,
 } from '#server/db/repositories/watch-repository.ts';
@@ -41,6 +42,10 @@ export type RequestJob = {
   productIds: string[];
   /** Stores whose targets the plan meant this request for. */
   storeIds: string[];
+  /** An alerting sweep's request asks only these parts; null asks every part of the types. */
+  partNumbers: string[] | null;
+  /** The targets ([product, store]) the plan meant this request for. */
+  covers: [string, string][];
   /** The country's control part this cycle, if any. */
   controlPart: string | null;
   /** The location a seed asks (its store's postal code or city). */
@@ -98,6 +103,8 @@ type Tally = {
   failure?: UpstreamFailure;
   /** Why the first request was never sent. */
   skipped?: 'covered' | 'cooling_down' | 'no_budget';
+  /** Stores the believed answers listed. */
+  listedStoreIds: Set<string>;
 };
 type Model = { product_id: string; part_number: string; display_name: string };
 
@@ -116,6 +123,7 @@ export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<Po
       product_ids: job.productIds,
       store_ids: job.storeIds,
       since,
+      isAlertOnly: job.partNumbers !== null,
     })) > 0;
   if (!(await isStillWanted())) return { kind: 'skipped', reason: 'covered' };
   if (job.target.kind === 'location') {
@@ -139,7 +147,12 @@ export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<Po
       extra_parts: job.controlPart === null ? [] : [job.controlPart],
     })
   ).filter((model) => !invalid.has(model.part_number));
-  const watched = models.filter((model) => job.productIds.includes(model.product_id));
+  const asked = job.partNumbers === null ? undefined : new Set(job.partNumbers);
+  const watched = models.filter(
+    (model) =>
+      job.productIds.includes(model.product_id) &&
+      (asked === undefined || asked.has(model.part_number)),
+  );
   if (watched.length === 0) return { kind: 'skipped', reason: 'no_models' };
   const control =
     job.controlPart !== null && !invalid.has(job.controlPart) ? job.controlPart : null;
@@ -147,6 +160,7 @@ export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<Po
     requests: 0,
     bisections: 0,
     report: { storesSeen: 0, changes: 0, restocks: 0, alertsEnqueued: 0 },
+    listedStoreIds: new Set(),
   };
   const capacity = Math.max(1, deps.partsPerRequest - (control === null ? 0 : 1));
   const slices = sliceParts(watched, capacity);
@@ -159,6 +173,14 @@ export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<Po
     if (outcome === 'stop') break;
   }
   if (tally.requests === 0) return { kind: 'skipped', reason: tally.skipped ?? 'no_budget' };
+  if (job.partNumbers !== null && tally.failure === undefined) {
+    // Every preferred part was asked and answered: the alerting targets listed are covered.
+    await markTargetsAlertCovered(deps.db, {
+      country_code: job.countryCode,
+      targets: job.covers.filter(([, storeId]) => tally.listedStoreIds.has(storeId)),
+      covered_at: new Date(deps.now()),
+    });
+  }
   if (tally.failure !== undefined && tally.report.storesSeen === 0) {
     await recordTargetsFailure(deps.db, {
       country_code: job.countryCode,
@@ -345,11 +367,16 @@ async function believeAnswer(
       .map((model) => [model.part_number, model.product_id]),
   );
   const asked = new Set(input.parts);
-  const coveredProductIds = job.productIds.filter((productId) =>
-    input.models
-      .filter((model) => model.product_id === productId)
-      .every((model) => asked.has(model.part_number)),
-  );
+  // Only a request for every part of a type covers its targets in full.
+  const coveredProductIds =
+    job.partNumbers !== null
+      ? []
+      : job.productIds.filter((productId) =>
+          input.models
+            .filter((model) => model.product_id === productId)
+            .every((model) => asked.has(model.part_number)),
+        );
+  for (const store of answer.stores) tally.listedStoreIds.add(store.storeNumber);
   const report = await applyPickupAnswer(
     deps.db,
     {

@@ -80,3 +80,73 @@ export function describeFreshness(
     ? `${all} (alerting groups within ${minutes(schedule.alertingFreshWithinMs)})`
     : all;
 }
+
+/** What a sweep schedule is computed from: sweep sizes in requests, not targets. */
+export type SweepInputs = {
+  budgetPerMinute: number;
+  intervalMs: number;
+  /** Requests of a sweep of the alerting targets' preferred parts. */
+  alertingSweepRequests: number;
+  /** Requests of a sweep of every part of every watched type (it refreshes alerting targets too). */
+  fullSweepRequests: number;
+  /** Full sweeps are given what keeps every target within this, inside the shares below. */
+  allWithinMs?: number;
+};
+
+/** Full sweeps get at least this share of the budget, so nothing starves... */
+export const FULL_SWEEP_MIN_SHARE = 0.2;
+/** ...and at most this, so alerting targets keep at least half. */
+export const FULL_SWEEP_MAX_SHARE = 0.5;
+const DEFAULT_ALL_WITHIN_MS = 60 * 60_000;
+
+/**
+ * Splits the request budget between alerting sweeps (preferred parts only) and full sweeps
+ * (every part, which also refresh alerting targets). Full sweeps get what keeps every target
+ * within `allWithinMs` (an hour), bounded to 20-50 % of the budget; alerting sweeps the rest.
+ * Alerting freshness counts both kinds of sweep.
+ */
+export function computeSweepSchedule(inputs: SweepInputs): FreshnessSchedule {
+  const { intervalMs, alertingSweepRequests: alerting, fullSweepRequests: full } = inputs;
+  const perInterval = Math.max(0, (inputs.budgetPerMinute * intervalMs) / 60_000);
+  if (alerting + full <= perInterval) {
+    return {
+      requestsPerInterval: perInterval,
+      alertingEveryIntervals: 1,
+      pageOnlyEveryIntervals: 1,
+      alertingFreshWithinMs: 2 * intervalMs,
+      allFreshWithinMs: 2 * intervalMs,
+    };
+  }
+  if (perInterval <= 0) {
+    return {
+      requestsPerInterval: 0,
+      alertingEveryIntervals: Number.POSITIVE_INFINITY,
+      pageOnlyEveryIntervals: Number.POSITIVE_INFINITY,
+      alertingFreshWithinMs: Number.POSITIVE_INFINITY,
+      allFreshWithinMs: Number.POSITIVE_INFINITY,
+    };
+  }
+  const targetIntervals = Math.max(
+    1,
+    (inputs.allWithinMs ?? DEFAULT_ALL_WITHIN_MS) / intervalMs - 1,
+  );
+  const wanted = alerting === 0 ? perInterval : full / targetIntervals;
+  const fullShare = Math.min(
+    perInterval * (alerting === 0 ? 1 : FULL_SWEEP_MAX_SHARE),
+    Math.max(perInterval * FULL_SWEEP_MIN_SHARE, wanted),
+  );
+  const fullEvery = Math.max(1, Math.ceil(full / fullShare));
+  // A full sweep refreshes alerting targets too, so alerting sweeps only make up the rest of
+  // the rate their period asks for: alerting x (1/period - 1/fullEvery) = what is left.
+  const alertingEvery =
+    alerting === 0
+      ? fullEvery
+      : Math.max(1, Math.ceil(1 / ((perInterval - fullShare) / alerting + 1 / fullEvery)));
+  return {
+    requestsPerInterval: perInterval,
+    alertingEveryIntervals: alertingEvery,
+    pageOnlyEveryIntervals: fullEvery,
+    alertingFreshWithinMs: (alertingEvery + 1) * intervalMs,
+    allFreshWithinMs: (fullEvery + 1) * intervalMs,
+  };
+}

@@ -5,7 +5,9 @@
 // chosen by greedy set cover over the store lists that answers actually carried, and the
 // parts of every product type due at the stores a seed covers are packed into it, up to the
 // per-request limit. A target stands for all (store, part) pairs of one product type at one
-// store: a type's parts always travel together, so one answer covers the whole target.
+// store: in a full sweep a type's parts travel together, so one answer covers the whole
+// target. Alerting sweeps ask only the preferred parts of the searches that alert (the pairs a
+// stale answer would delay an alert for), so they are far smaller and run more often.
 
 /** One watched (country, product type, store) and how urgent it is. */
 export type PlanTarget = {
@@ -14,6 +16,8 @@ export type PlanTarget = {
   storeId: string;
   /** A search of the target alerts (a preferred model and a channel on). */
   isAlerting: boolean;
+  /** Preferred parts of the target's alerting searches: what an alerting sweep asks. */
+  alertParts?: readonly string[];
 };
 
 /** What answers taught about one store's location seed. */
@@ -53,6 +57,8 @@ export type PlannedRequest = {
   /** Targets this request is expected to cover. */
   covers: PlanTarget[];
   isAlerting: boolean;
+  /** An alerting sweep's request names its parts; a full one asks every part of its types. */
+  partNumbers?: string[];
   /** HTTP requests it takes: 1, or more when one product type has more parts than fit. */
   httpRequests: number;
 };
@@ -94,12 +100,15 @@ export function planRequests(
   const pageOnly: PlannedRequest[] = [];
   for (const [countryCode, list] of byCountry) {
     const everyStore = new Set(list.map((target) => target.storeId));
+    const packFull =
+      (isAlerting: boolean): Packer =>
+      (target, expected, assigned) =>
+        packRequests(countryCode, target, expected, assigned, context, isAlerting);
     const firstPass = planCountry(
-      countryCode,
       list.filter((target) => target.isAlerting),
       context,
-      true,
       everyStore,
+      packFull(true),
     );
     const remaining = fillFreeSlots(
       firstPass,
@@ -107,14 +116,76 @@ export function planRequests(
       context,
     );
     alerting.push(...firstPass);
-    pageOnly.push(...planCountry(countryCode, remaining, context, false, everyStore));
+    pageOnly.push(...planCountry(remaining, context, everyStore, packFull(false)));
   }
   return [...alerting, ...pageOnly];
 }
 
-/** HTTP requests a plan takes in all. */
-export function countHttpRequests(plan: readonly PlannedRequest[]): number {
-  return plan.reduce((sum, request) => sum + request.httpRequests, 0);
+/**
+ * Plans an alerting sweep: only alerting targets, each asking only its preferred parts, packed
+ * target by target (a target's parts stay in one request) up to the per-request limit.
+ */
+export function planAlertRequests(
+  targets: readonly PlanTarget[],
+  context: RequestPlanContext,
+): PlannedRequest[] {
+  const byCountry = new Map<string, PlanTarget[]>();
+  for (const target of targets) {
+    if (!target.isAlerting || (target.alertParts?.length ?? 0) === 0) continue;
+    const list = byCountry.get(target.countryCode) ?? [];
+    list.push(target);
+    byCountry.set(target.countryCode, list);
+  }
+  const requests: PlannedRequest[] = [];
+  for (const [countryCode, list] of byCountry) {
+    const everyStore = new Set(list.map((target) => target.storeId));
+    const capacity = Math.max(1, context.partsPerRequest - context.reservedParts(countryCode));
+    requests.push(
+      ...planCountry(list, context, everyStore, (target, expected, assigned) =>
+        packAlertParts(countryCode, target, expected, assigned, capacity),
+      ),
+    );
+  }
+  return requests;
+}
+
+type Packer = (
+  target: RequestTarget,
+  expectedStoreIds: string[],
+  assigned: readonly PlanTarget[],
+) => PlannedRequest[];
+
+/**
+ * One request for the preferred parts of every target a seed covers, each part once, grouped
+ * by type; it takes as many HTTP requests as the per-request limit makes of them.
+ */
+function packAlertParts(
+  countryCode: string,
+  target: RequestTarget,
+  expectedStoreIds: string[],
+  assigned: readonly PlanTarget[],
+  capacity: number,
+): PlannedRequest[] {
+  const byProduct = new Map<string, Set<string>>();
+  for (const planTarget of assigned) {
+    const parts = byProduct.get(planTarget.productId) ?? new Set<string>();
+    for (const part of planTarget.alertParts ?? []) parts.add(part);
+    byProduct.set(planTarget.productId, parts);
+  }
+  const partNumbers = [...byProduct.values()].flatMap((parts) => [...parts]);
+  if (partNumbers.length === 0) return [];
+  return [
+    {
+      countryCode,
+      target,
+      productIds: [...byProduct.keys()],
+      expectedStoreIds,
+      covers: [...assigned],
+      isAlerting: true,
+      partNumbers,
+      httpRequests: Math.ceil(partNumbers.length / capacity),
+    },
+  ];
 }
 
 /** The stores an answer for this seed is expected to list. */
@@ -127,13 +198,38 @@ export function expectSeedStores(
   return [seedStoreId, ...(context.estimateNeighbours?.(seedStoreId) ?? [])];
 }
 
+/**
+ * Greedy set cover can leave a seed whose stores later seeds also list: its stores move to
+ * those seeds and it is dropped (latest picks first, they tend to carry the least).
+ */
+function dropRedundantSeeds(
+  chosen: { seed: string; stores: string[] }[],
+  context: RequestPlanContext,
+): void {
+  for (let index = chosen.length - 1; index >= 0; index -= 1) {
+    const candidate = chosen[index];
+    const homes = candidate.stores.map((storeId) =>
+      chosen.find(
+        (other) => other !== candidate && expectSeedStores(other.seed, context).includes(storeId),
+      ),
+    );
+    if (homes.some((home) => home === undefined)) continue;
+    candidate.stores.forEach((storeId, at) => homes[at]!.stores.push(storeId));
+    chosen.splice(index, 1);
+  }
+}
+
+/** HTTP requests a plan takes in all. */
+export function countHttpRequests(plan: readonly PlannedRequest[]): number {
+  return plan.reduce((sum, request) => sum + request.httpRequests, 0);
+}
+
 function planCountry(
-  countryCode: string,
   targets: readonly PlanTarget[],
   context: RequestPlanContext,
-  isAlerting: boolean,
   /** Stores with any target: among seeds of equal gain, the one listing more of them wins. */
   everyStore: ReadonlySet<string>,
+  pack: Packer,
 ): PlannedRequest[] {
   if (targets.length === 0) return [];
   const byStore = new Map<string, PlanTarget[]>();
@@ -152,8 +248,10 @@ function planCountry(
   }
   const chosen: { seed: string; stores: string[] }[] = [];
   // Lazy greedy: a candidate's gain only shrinks as stores get covered.
+  // Gain counts stores, not targets: every request of a seed asks the parts of every type due
+  // at its stores, so what costs requests is the number of seeds.
   const gainOf = (stores: readonly string[]): number =>
-    stores.reduce((sum, storeId) => sum + (byStore.get(storeId)?.length ?? 0), 0);
+    stores.reduce((sum, storeId) => sum + (byStore.has(storeId) ? 1 : 0), 0);
   const reachOf = (stores: readonly string[]): number =>
     stores.filter((storeId) => everyStore.has(storeId)).length;
   const queue = [...candidates]
@@ -180,6 +278,7 @@ function planCountry(
     chosen.push({ seed: head.seed, stores: covered });
     for (const storeId of covered) byStore.delete(storeId);
   }
+  dropRedundantSeeds(chosen, context);
   const targetsByStore = new Map<string, PlanTarget[]>();
   for (const target of targets) {
     const list = targetsByStore.get(target.storeId) ?? [];
@@ -189,30 +288,17 @@ function planCountry(
   const requests: PlannedRequest[] = [];
   for (const { seed, stores } of chosen) {
     const assigned = stores.flatMap((storeId) => targetsByStore.get(storeId) ?? []);
-    const expected = [...expectSeedStores(seed, context)];
     requests.push(
-      ...packRequests(
-        countryCode,
+      ...pack(
         { kind: 'location', seedStoreId: seed },
-        expected,
+        [...expectSeedStores(seed, context)],
         assigned,
-        context,
-        isAlerting,
       ),
     );
   }
   // A store no seed's answer lists (its own seed was asked and left it out) is asked alone.
   for (const [storeId, left] of byStore) {
-    requests.push(
-      ...packRequests(
-        countryCode,
-        { kind: 'store', storeId },
-        [storeId],
-        left,
-        context,
-        isAlerting,
-      ),
-    );
+    requests.push(...pack({ kind: 'store', storeId }, [storeId], left));
   }
   return requests;
 }
@@ -227,7 +313,10 @@ function packRequests(
   isAlerting: boolean,
 ): PlannedRequest[] {
   const capacity = Math.max(1, context.partsPerRequest - context.reservedParts(countryCode));
-  const productIds = [...new Set(targets.map((t) => t.productId))];
+  // First fit, largest types first: fewer requests than packing in arrival order.
+  const productIds = [...new Set(targets.map((t) => t.productId))].sort(
+    (a, b) => context.countParts(countryCode, b) - context.countParts(countryCode, a),
+  );
   const bins: { productIds: string[]; parts: number }[] = [];
   for (const productId of productIds) {
     const parts = Math.max(1, context.countParts(countryCode, productId));

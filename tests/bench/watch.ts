@@ -1,3 +1,5 @@
+// `npm run bench:watch -- --plan-only` plans one sweep per crowd size and address count without
+// running workers (tests/bench/watch/plan-only.ts).
 // `npm run bench:watch`: the watch engine at the shipped defaults (60 s interval, 30 requests a
 // minute per worker, bursts of 5), time-compressed by K, through real `shelfwatch worker`
 // processes (pg-boss fan-out, one token bucket each) over Apple's 521-store directory when
@@ -28,6 +30,7 @@ import { chooseCompression, DEFAULTS, describeDistortions } from './watch/compre
 import { describeMachine, openBenchServer } from './watch/environment.ts';
 import { chooseProbes } from './watch/flips.ts';
 import { runFirstSweep } from './watch/first-sweep.ts';
+import { runPlanOnly } from './watch/plan-only.ts';
 import type { GroupWeights } from './watch/measure.ts';
 import {
   describeAnswerToSmtpTarget,
@@ -265,6 +268,11 @@ async function main(): Promise<void> {
   sayLine('# `npm run bench:watch`: watch engine at the shipped defaults\n');
   for (const line of describeMachine()) sayLine(`${line}  `);
   const catalog = await loadBenchCatalog(REPO_ROOT);
+  for (const note of catalog.notes) sayLine(note);
+  if (process.argv.includes('--plan-only')) {
+    runPlanOnly(catalog, sayLine);
+    return;
+  }
   const server = await openBenchServer();
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-bench-watch-work-'));
   await chmod(workDir, 0o755);

@@ -4,7 +4,8 @@ import { sql, type Kysely } from 'kysely';
  * The watch engine against Apple as it answers today: a token bucket and cool-down per
  * egress address shared by every process (egress_addresses), what each location seed's
  * answer listed (location_seeds), the endpoint shape each country answers on
- * (country_endpoints), and the parts Apple refused as invalid (invalid_parts).
+ * (country_endpoints), the parts Apple refused as invalid (invalid_parts), and when an
+ * alerting sweep (preferred parts only) last covered a target.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -57,10 +58,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('found_at', 'timestamptz', (c) => c.notNull())
     .addPrimaryKeyConstraint('invalid_parts_pkey', ['country_code', 'part_number'])
     .execute();
+  await db.schema
+    .alterTable('poll_targets')
+    .addColumn('last_alert_covered_at', 'timestamptz')
+    .execute();
 }
 
-/** Drops the four tables. */
+/** Drops the four tables and the column. */
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('poll_targets').dropColumn('last_alert_covered_at').execute();
   await db.schema.dropTable('invalid_parts').execute();
   await db.schema.dropTable('country_endpoints').execute();
   await db.schema.dropTable('location_seeds').execute();

@@ -16,14 +16,9 @@ export type GroupDemandRow = {
 const EMAIL_PLANS = PLANS.filter((plan) => plan.features.emailNotifications).map((p) => p.code);
 const TEXT_PLANS = PLANS.filter((plan) => plan.features.textNotifications).map((p) => p.code);
 
-/**
- * Demand of every group that has searches, in one query. A search "alerts" when it prefers a
- * model and some channel would carry its alert (the rules of selectAlertChannels, in SQL):
- * the account switch on, and email or text wanted and allowed by the plan, or a browser
- * subscribed to push.
- */
-export async function listGroupDemand(db: Executor): Promise<GroupDemandRow[]> {
-  const isAlerting = sql<boolean>`(
+/** Whether search `s` of user `u` alerts (see listGroupDemand). */
+function isAlertingSql() {
+  return sql<boolean>`(
     u.enable_notifications
     and exists (select 1 from search_preferred_models pm where pm.search_id = s.id)
     and (
@@ -33,6 +28,39 @@ export async function listGroupDemand(db: Executor): Promise<GroupDemandRow[]> {
       or exists (select 1 from push_subscriptions p where p.user_id = u.id)
     )
   )`;
+}
+
+/** One preferred part of an alerting search, by its group: what an alerting sweep asks. */
+export type AlertPartRow = {
+  country_code: string;
+  product_id: string;
+  store_id: string;
+  part_number: string;
+};
+
+/** The preferred parts of every alerting search that is not paused, once per group. */
+export async function listAlertParts(db: Executor): Promise<AlertPartRow[]> {
+  return await db
+    .selectFrom('searches as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .innerJoin('search_preferred_models as pm', 'pm.search_id', 's.id')
+    .innerJoin('stores as st', 'st.store_id', 's.store_id')
+    .innerJoin('countries as c', 'c.locale_code', 'st.country_locale')
+    .select(['c.country_code', 's.product_type as product_id', 's.store_id', 'pm.part_number'])
+    .where('s.paused_at', 'is', null)
+    .where(isAlertingSql())
+    .distinct()
+    .execute();
+}
+
+/**
+ * Demand of every group that has searches, in one query. A search "alerts" when it prefers a
+ * model and some channel would carry its alert (the rules of selectAlertChannels, in SQL):
+ * the account switch on, and email or text wanted and allowed by the plan, or a browser
+ * subscribed to push.
+ */
+export async function listGroupDemand(db: Executor): Promise<GroupDemandRow[]> {
+  const isAlerting = isAlertingSql();
   const rows = await db
     .selectFrom('searches as s')
     .innerJoin('users as u', 'u.id', 's.user_id')

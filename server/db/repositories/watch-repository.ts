@@ -85,6 +85,30 @@ export async function markTargetsCovered(
   return Number(result.numUpdatedRows);
 }
 
+/** Records that an alerting sweep covered these targets' preferred parts. */
+export async function markTargetsAlertCovered(
+  db: Executor,
+  coverage: { country_code: string; targets: readonly [string, string][]; covered_at: Date },
+): Promise<void> {
+  if (coverage.targets.length === 0) return;
+  await db
+    .updateTable('poll_targets')
+    .set({
+      last_alert_covered_at: coverage.covered_at,
+      consecutive_failures: 0,
+      last_failure_kind: null,
+    })
+    .where('country_code', '=', coverage.country_code)
+    .where((eb) =>
+      eb.or(
+        coverage.targets.map(([productId, storeId]) =>
+          eb.and([eb('product_id', '=', productId), eb('store_id', '=', storeId)]),
+        ),
+      ),
+    )
+    .execute();
+}
+
 /**
  * Records that a request meant for these targets told nothing (failed, or not believed): their
  * searches show checks failing until an answer covers them again.
@@ -400,18 +424,22 @@ export async function countUncoveredTargets(
     product_ids: readonly string[];
     store_ids: readonly string[];
     since: Date;
+    /** Count an alerting sweep's coverage too (it covers preferred parts only). */
+    isAlertOnly?: boolean;
   },
 ): Promise<number> {
   if (scope.product_ids.length === 0 || scope.store_ids.length === 0) return 0;
+  const newest =
+    scope.isAlertOnly === true
+      ? sql<Date>`greatest(coalesce(last_covered_at, '-infinity'), coalesce(last_alert_covered_at, '-infinity'))`
+      : sql<Date>`coalesce(last_covered_at, '-infinity')`;
   const row = await db
     .selectFrom('poll_targets')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('country_code', '=', scope.country_code)
     .where('product_id', 'in', scope.product_ids)
     .where('store_id', 'in', scope.store_ids)
-    .where((eb) =>
-      eb.or([eb('last_covered_at', 'is', null), eb('last_covered_at', '<', scope.since)]),
-    )
+    .where(newest, '<', scope.since)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
