@@ -156,6 +156,40 @@ describe('location seeds', () => {
   });
 });
 
+describe('alerting sweeps', () => {
+  it('asks only the preferred parts of alerting searches between full sweeps', async () => {
+    const address = createRecordingAddress();
+    // Two requests a minute for a full sweep of two and an alerting sweep of one.
+    const watch = await startHarness({ addresses: [address], ratePerMinute: 2 });
+    const user = await watch.createUser('premium', 'best');
+    const preferred = listSeedParts('US', 'iphone16pro')[1]!;
+    await watch.createSearch(user, {
+      productId: 'iphone16pro',
+      storeId: 'R095',
+      preferred: [preferred],
+    });
+    await watch.createSearch(user, { productId: 'iphone16', storeId: 'R075', preferred: [] });
+    expect(await watch.runCycle()).toMatchObject({ requests: 2, polled: 2 });
+    address.urls.length = 0;
+    watch.advance(MINUTE);
+    await watch.runCycle();
+    const first = address.urls[0]!;
+    const parts = [...first.searchParams]
+      .filter(([key]) => key.startsWith('parts.'))
+      .map(([, value]) => value);
+    expect(parts).toContain(preferred);
+    // The preferred part, and at most the country's control part besides.
+    expect(parts.length).toBeLessThanOrEqual(2);
+    const alerting = await watch.db
+      .selectFrom('poll_targets')
+      .select(['last_alert_covered_at', 'last_covered_at'])
+      .where('store_id', '=', 'R095')
+      .executeTakeFirstOrThrow();
+    expect(alerting.last_alert_covered_at?.getTime()).toBe(watch.now());
+    expect(alerting.last_covered_at?.getTime()).toBeLessThan(watch.now());
+  });
+});
+
 describe('parts Apple refuses', () => {
   it('finds an invalid part by bisection, leaves it out from then on and shows it on the status page', async () => {
     const address = createRecordingAddress();

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import {
+  computeSweepSchedule,
+  countHttpRequests,
+  planAlertRequests,
+  planRequests,
+  type PlanTarget,
+  type RequestPlanContext,
+} from '#shared/watch/index.ts';
+
+/** Two clusters of stores: A1-A3 list each other, B1-B2 list each other. */
+const SEEDS = new Map([
+  ['A1', { storeIds: ['A1', 'A2', 'A3'] }],
+  ['A2', { storeIds: ['A2', 'A1', 'A3'] }],
+  ['B1', { storeIds: ['B1', 'B2'] }],
+]);
+
+function buildContext(overrides: Partial<RequestPlanContext> = {}): RequestPlanContext {
+  return {
+    seeds: SEEDS,
+    countParts: (_country, productId) => (productId === 'big' ? 30 : 10),
+    partsPerRequest: 40,
+    reservedParts: () => 1,
+    ...overrides,
+  };
+}
+
+function target(storeId: string, productId = 'phone', isAlerting = false): PlanTarget {
+  return { countryCode: 'US', productId, storeId, isAlerting };
+}
+
+describe('planning requests by location seed', () => {
+  it('covers every store with as few seeds as the learned answer lists allow', () => {
+    const plan = planRequests(
+      ['A1', 'A2', 'A3', 'B1', 'B2'].map((storeId) => target(storeId)),
+      buildContext(),
+    );
+    expect(plan.map((request) => request.target)).toEqual([
+      { kind: 'location', seedStoreId: 'A1' },
+      { kind: 'location', seedStoreId: 'B1' },
+    ]);
+    expect(plan[0]!.covers.map((cover) => cover.storeId).sort()).toEqual(['A1', 'A2', 'A3']);
+  });
+
+  it('packs the types due at a seed’s stores up to the part limit, keeping one slot for the control part', () => {
+    const plan = planRequests(
+      [target('A1', 'big'), target('A2', 'phone'), target('A3', 'watch')],
+      buildContext(),
+    );
+    // 30 + 10 parts exceed 39; 10 + 10 fit together.
+    expect(plan.map((request) => request.productIds.sort())).toEqual([['big'], ['phone', 'watch']]);
+    expect(countHttpRequests(plan)).toBe(2);
+  });
+
+  it('lets page-only targets ride in the free slots of an alerting request', () => {
+    const plan = planRequests(
+      [target('A1', 'phone', true), target('A3', 'watch', false)],
+      buildContext(),
+    );
+    expect(plan).toHaveLength(1);
+    expect(plan[0]).toMatchObject({ isAlerting: true, productIds: ['phone', 'watch'] });
+  });
+
+  it('asks a store alone when the only known answer for its seed left it out', () => {
+    const plan = planRequests(
+      [target('C1')],
+      buildContext({ seeds: new Map([['C1', { storeIds: ['C2'] }]]) }),
+    );
+    expect(plan.map((request) => request.target)).toEqual([{ kind: 'store', storeId: 'C1' }]);
+  });
+
+  it('expects a seed never asked to list its store and its known neighbours', () => {
+    const plan = planRequests(
+      [target('D1'), target('D2')],
+      buildContext({
+        seeds: new Map(),
+        estimateNeighbours: (storeId) => (storeId === 'D1' ? ['D2'] : []),
+      }),
+    );
+    expect(plan.map((request) => request.target)).toEqual([
+      { kind: 'location', seedStoreId: 'D1' },
+    ]);
+  });
+
+  it('asks only the preferred parts of alerting searches in an alerting sweep, each once', () => {
+    const plan = planAlertRequests(
+      [
+        { ...target('A1', 'phone', true), alertParts: ['P1', 'P2'] },
+        { ...target('A2', 'phone', true), alertParts: ['P2'] },
+        { ...target('A3', 'watch', false), alertParts: [] },
+      ],
+      buildContext(),
+    );
+    expect(plan).toHaveLength(1);
+    expect(plan[0]).toMatchObject({ partNumbers: ['P1', 'P2'], httpRequests: 1 });
+    expect(plan[0]!.covers).toHaveLength(2);
+  });
+});
+
+describe('the sweep schedule', () => {
+  it('asks everything every interval while the budget covers both sweeps', () => {
+    expect(
+      computeSweepSchedule({
+        budgetPerMinute: 10,
+        intervalMs: 60_000,
+        alertingSweepRequests: 3,
+        fullSweepRequests: 5,
+      }),
+    ).toMatchObject({ alertingEveryIntervals: 1, pageOnlyEveryIntervals: 1 });
+  });
+
+  it('keeps every target within an hour where the budget allows and gives alerting sweeps the rest', () => {
+    const schedule = computeSweepSchedule({
+      budgetPerMinute: 10,
+      intervalMs: 60_000,
+      alertingSweepRequests: 113,
+      fullSweepRequests: 221,
+    });
+    expect(schedule.allFreshWithinMs).toBeLessThanOrEqual(60 * 60_000);
+    expect(schedule.alertingFreshWithinMs).toBeLessThanOrEqual(15 * 60_000);
+  });
+
+  it('never gives full sweeps more than half of a small budget, nor less than a fifth', () => {
+    const schedule = computeSweepSchedule({
+      budgetPerMinute: 1,
+      intervalMs: 60_000,
+      alertingSweepRequests: 100,
+      fullSweepRequests: 200,
+    });
+    // Half a request a minute for the full sweep: every 400 intervals.
+    expect(schedule.pageOnlyEveryIntervals).toBe(400);
+    expect(schedule.alertingEveryIntervals).toBeLessThan(schedule.pageOnlyEveryIntervals);
+  });
+});
