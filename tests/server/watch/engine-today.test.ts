@@ -162,7 +162,7 @@ describe('alerting sweeps', () => {
     // Two requests a minute for a full sweep of two and an alerting sweep of one.
     const watch = await startHarness({ addresses: [address], ratePerMinute: 2 });
     const user = await watch.createUser('premium', 'best');
-    const preferred = listSeedParts('US', 'iphone16pro')[1]!;
+    const preferred = listSeedParts('US', 'iphone16pro')[1];
     await watch.createSearch(user, {
       productId: 'iphone16pro',
       storeId: 'R095',
@@ -173,7 +173,7 @@ describe('alerting sweeps', () => {
     address.urls.length = 0;
     watch.advance(MINUTE);
     await watch.runCycle();
-    const first = address.urls[0]!;
+    const first = address.urls[0];
     const parts = [...first.searchParams]
       .filter(([key]) => key.startsWith('parts.'))
       .map(([, value]) => value);

@@ -39,7 +39,7 @@ describe('planning requests by location seed', () => {
       { kind: 'location', seedStoreId: 'A1' },
       { kind: 'location', seedStoreId: 'B1' },
     ]);
-    expect(plan[0]!.covers.map((cover) => cover.storeId).sort()).toEqual(['A1', 'A2', 'A3']);
+    expect(plan[0].covers.map((cover) => cover.storeId).sort()).toEqual(['A1', 'A2', 'A3']);
   });
 
   it('packs the types due at a seed’s stores up to the part limit, keeping one slot for the control part', () => {
@@ -93,7 +93,7 @@ describe('planning requests by location seed', () => {
     );
     expect(plan).toHaveLength(1);
     expect(plan[0]).toMatchObject({ partNumbers: ['P1', 'P2'], httpRequests: 1 });
-    expect(plan[0]!.covers).toHaveLength(2);
+    expect(plan[0].covers).toHaveLength(2);
   });
 });
 
