@@ -256,7 +256,8 @@ export function registerWatchCommands(program: Command): void {
         });
         if (options.once === true) {
           const report = await watcher.runOnce();
-          if (report.requests > 0 && report.failures === report.requests) process.exitCode = 2;
+          // Every planned request failed (nothing asked during a cool-down is not a failure).
+          if (report.failures > 0 && report.answered === 0) process.exitCode = 2;
           return;
         }
         if (format === 'text') {

@@ -5,6 +5,7 @@ export * from './ask-upstream.ts';
 export * from './check-cycle.ts';
 export * from './local-plan.ts';
 export * from './observe.ts';
+export * from './run-request.ts';
 export * from './state.ts';
 export * from './views.ts';
 export * from './watcher.ts';

@@ -72,7 +72,13 @@ export const DEFAULT_PARTS_PER_REQUEST = 40;
  * trip a block of 10 minutes or more, so one request a minute sustained, a burst of 20).
  */
 export const LOCAL_PACING = { ratePerMinute: 1, burst: 20 } as const;
-const EMPTY_REPORT: LocalCycleReport = { requests: 0, alerts: [], failures: 0, skipped: 0 };
+const EMPTY_REPORT: LocalCycleReport = {
+  requests: 0,
+  alerts: [],
+  answered: 0,
+  failures: 0,
+  skipped: 0,
+};
 
 /** A failure in words a user can act on (the tray, My Searches, the terminal). */
 export function describeFailure(failure: UpstreamFailure): string {

@@ -127,6 +127,40 @@ describe('shelfwatch watch (terminal watcher)', () => {
     expect(lines.every((line) => line.type === 'check' || line.type === 'alert')).toBe(true);
   });
 
+  it('exits 2 when Apple refuses, and the next run waits out the cool-down without asking', async () => {
+    const blocked = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-watch-blocked-'));
+    const inBlocked = (...args: string[]) =>
+      run(process.execPath, [CLI, 'watch', ...args], {
+        env: { ...process.env, SHELFWATCH_WATCH_DIR: blocked, UPSTREAM_BASE_URL: simulator.url },
+      });
+    const control = (method: string, route: string, body?: unknown) =>
+      fetch(`${simulator.url}${route}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    try {
+      await inBlocked('add', '--product', 'iphone16pro', '--store', 'R095', '--no-nearby');
+      await control('POST', '/_sim/fault', { kind: '541', seconds: 600 });
+      const failed = await inBlocked('run', '--once', '--no-notify').then(
+        () => null,
+        (error: { code: number; stdout: string }) => error,
+      );
+      expect(failed?.code).toBe(2);
+      expect(failed?.stdout).toMatch(/US iphone16pro near 10153 \(R095\)\s+failed/);
+      const before = (await (await control('GET', '/_sim/requests')).json()) as { count: number };
+      const waiting = await inBlocked('run', '--once', '--no-notify');
+      expect(waiting.stdout).toMatch(
+        /check\s+skipped\s+Apple refused requests from this machine: cooling down until/,
+      );
+      const after = (await (await control('GET', '/_sim/requests')).json()) as { count: number };
+      expect(after.count).toBe(before.count);
+    } finally {
+      await control('DELETE', '/_sim/fault');
+      await rm(blocked, { recursive: true, force: true });
+    }
+  });
+
   it('sets an unreadable watch file aside instead of crashing', async () => {
     await writeFile(path.join(folder, 'terminal-watch.json'), '{ not json');
     const { stdout, stderr } = await shelfwatch('list');
