@@ -201,6 +201,7 @@ describe('per-caller-address block', () => {
     };
     expect(state.settings).toEqual({
       fulfillment_messages: 'dead',
+      pickup_message: 'alive',
       block_after_requests: 1,
       block_window_seconds: 600,
       block_seconds: 600,

@@ -45,6 +45,7 @@ describe('simulator configuration', () => {
   it('simulates Apple today by default: fulfillment-messages dead, 541 after 30 requests in 10 minutes for 10 minutes', () => {
     expect(DEFAULT_SIMULATOR_BEHAVIOUR).toEqual({
       fulfillmentMessages: 'dead',
+      pickupMessage: 'alive',
       blockAfterRequests: 30,
       blockWindowSeconds: 600,
       blockSeconds: 600,
@@ -60,6 +61,7 @@ describe('simulator configuration', () => {
     });
     expect(config.simulator.behaviour).toEqual({
       fulfillmentMessages: 'alive',
+      pickupMessage: 'alive',
       blockAfterRequests: 0,
       blockWindowSeconds: 60,
       blockSeconds: 3600,

@@ -33,6 +33,7 @@ describe('the simulator in npm start', () => {
     };
     expect(state.settings).toEqual({
       fulfillment_messages: 'alive',
+      pickup_message: 'alive',
       block_after_requests: 5,
       block_window_seconds: 60,
       block_seconds: 120,
