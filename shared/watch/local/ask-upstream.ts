@@ -27,6 +27,10 @@ export const LOCAL_ADDRESS = 'this-mac';
 export const BASE_COOL_DOWN_MS = 5 * 60_000;
 /** Longest cool-down: repeated blocks double it up to an hour. */
 export const MAX_COOL_DOWN_MS = 60 * 60_000;
+/** Apple counts an address's requests over about 10 minutes (public reports). */
+export const REQUEST_WINDOW_MS = 10 * 60_000;
+/** Most request times kept: more than the 30 a window allows. */
+const MAX_RECENT_REQUESTS = 60;
 /** Most extra requests one planned request may spend finding refused parts. */
 const MAX_BISECTION_REQUESTS = 16;
 
@@ -216,6 +220,10 @@ async function askOnce(
   const now = deps.now();
   if ((state.address.cool_down_until ?? 0) > now) return { skipped: 'cooling_down' };
   if (!deps.rateLimiter.tryAcquire(LOCAL_ADDRESS)) return { skipped: 'no_budget' };
+  state.recent_requests = [
+    ...state.recent_requests.filter((at) => now - at < REQUEST_WINDOW_MS),
+    now,
+  ].slice(-MAX_RECENT_REQUESTS);
   const memory = loadEndpoint(state, plan.countryCode, deps.preferredShape, now);
   const { shape, isProbe } = chooseEndpointShape(memory, deps.preferredShape, now);
   const result = await fetchPickupAvailability(

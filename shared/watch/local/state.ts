@@ -98,6 +98,11 @@ export const localWatchStateSchema = z.object({
   endpoints: z.record(z.string(), endpointSchema).default({}),
   /** Parts Apple refused, per `country|part`, left out of requests for a while. */
   invalid_parts: z.record(z.string(), invalidPartSchema).default({}),
+  /**
+   * When this machine's latest requests were sent, within Apple's 10-minute counting window:
+   * a new run (the terminal's `--once`, an app restart) takes them from its bucket.
+   */
+  recent_requests: z.array(z.number()).default([]),
   /** This Mac's standing at Apple: one address, one budget, one cool-down. */
   address: addressSchema.default({
     cool_down_until: null,
@@ -142,6 +147,7 @@ export function createEmptyWatchState(): LocalWatchState {
     seeds: {},
     endpoints: {},
     invalid_parts: {},
+    recent_requests: [],
     address: { cool_down_until: null, consecutive_blocks: 0, last_block_at: null },
     last_check_at: null,
     failing_since: null,

@@ -6,7 +6,7 @@ import type {
   TokenBucketLimiter,
   UpstreamFailure,
 } from '#shared/upstream/index.ts';
-import { LOCAL_ADDRESS } from './ask-upstream.ts';
+import { LOCAL_ADDRESS, REQUEST_WINDOW_MS } from './ask-upstream.ts';
 import { runCheckCycle, type LocalCheckLog, type LocalCycleReport } from './check-cycle.ts';
 import type { LocalAlert, LocalWatchCatalog } from './observe.ts';
 import { parseWatchState, type LocalWatchState } from './state.ts';
@@ -115,11 +115,14 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
     const until = state.address.cool_down_until;
     return until !== null && until > now ? until : null;
   };
-  // A cool-down saved by an earlier run still holds this run's requests back.
-  const savedCoolDown = coolingDownUntil(deps.now());
-  if (savedCoolDown !== null) {
-    deps.rateLimiter.pauseHost(LOCAL_ADDRESS, savedCoolDown - deps.now());
+  // What an earlier run spent still counts: its cool-down holds this run's requests back, and
+  // its requests within Apple's counting window come out of this run's bucket.
+  const startedAt = deps.now();
+  for (const at of state.recent_requests) {
+    if (startedAt - at < REQUEST_WINDOW_MS) deps.rateLimiter.tryAcquire(LOCAL_ADDRESS);
   }
+  const savedCoolDown = coolingDownUntil(startedAt);
+  if (savedCoolDown !== null) deps.rateLimiter.pauseHost(LOCAL_ADDRESS, savedCoolDown - startedAt);
 
   const getStatus = (): DesktopWatchStatus => {
     const now = deps.now();

@@ -133,6 +133,36 @@ describe('the local watch loop on a budget (Apple today)', () => {
     );
   });
 
+  it("a new run takes the last ten minutes' requests from its budget", async () => {
+    const searches = [makeSearch('iphone16pro', 'R095'), makeSearch('iphone16pro', 'R035')];
+    const bucket = () =>
+      createTokenBucketLimiter({
+        capacity: 3,
+        refillPerSecond: 1 / 60,
+        now: clock.now,
+        sleep: () => Promise.resolve(),
+      });
+    const earlier = createWatcherHarness(sim, clock, { searches, catalog, rateLimiter: bucket() });
+    expect((await earlier.watcher.checkNow()).requests).toBe(2);
+    // A run started at once (the terminal's --once again, an app restart) has one request left.
+    const next = createWatcherHarness(sim, clock, {
+      searches,
+      catalog,
+      state: earlier.getSaved(),
+      rateLimiter: bucket(),
+    });
+    expect(await next.watcher.checkNow()).toMatchObject({ requests: 1, skipped: 1 });
+    // Ten minutes on, those requests no longer count.
+    clock.advance(10 * 60_000);
+    const later = createWatcherHarness(sim, clock, {
+      searches,
+      catalog,
+      state: next.getSaved(),
+      rateLimiter: bucket(),
+    });
+    expect((await later.watcher.checkNow()).requests).toBe(2);
+  });
+
   it('does not believe an answer whose control part is unavailable at every store', async () => {
     const search = makeSearch('iphone16pro', 'R095');
     const [part] = search.preferred_parts;
