@@ -254,7 +254,7 @@ const environmentSchema = z.object({
         if (match === null) {
           context.addIssue({
             code: 'custom',
-            message: `"${item}" is not COUNTRY:PART (e.g. US:MXP63LL/A)`,
+            message: `"${item}" is not COUNTRY:PART (e.g. US:MFHP4LL/A)`,
           });
           return z.NEVER;
         }
