@@ -130,18 +130,27 @@ export function computeSweepSchedule(inputs: SweepInputs): FreshnessSchedule {
     1,
     (inputs.allWithinMs ?? DEFAULT_ALL_WITHIN_MS) / intervalMs - 1,
   );
+  // A full sweep refreshes alerting targets too, so alerting sweeps only make up the rest of
+  // the rate their period asks for: alerting x (1/period - 1/fullEvery) = what is left.
+  const periodsFor = (share: number): { fullEvery: number; alertingEvery: number } => {
+    const fullEvery = Math.max(1, Math.ceil(full / share));
+    const alertingEvery =
+      alerting === 0
+        ? fullEvery
+        : Math.max(1, Math.ceil(1 / ((perInterval - share) / alerting + 1 / fullEvery)));
+    return { fullEvery, alertingEvery };
+  };
   const wanted = alerting === 0 ? perInterval : full / targetIntervals;
-  const fullShare = Math.min(
+  let fullShare = Math.min(
     perInterval * (alerting === 0 ? 1 : FULL_SWEEP_MAX_SHARE),
     Math.max(perInterval * FULL_SWEEP_MIN_SHARE, wanted),
   );
-  const fullEvery = Math.max(1, Math.ceil(full / fullShare));
-  // A full sweep refreshes alerting targets too, so alerting sweeps only make up the rest of
-  // the rate their period asks for: alerting x (1/period - 1/fullEvery) = what is left.
-  const alertingEvery =
-    alerting === 0
-      ? fullEvery
-      : Math.max(1, Math.ceil(1 / ((perInterval - fullShare) / alerting + 1 / fullEvery)));
+  // Budget alerting sweeps cannot turn into fresher alerts goes to full sweeps.
+  const base = periodsFor(fullShare).alertingEvery;
+  for (let share = fullShare; share <= perInterval + 1e-9; share += perInterval / 20) {
+    if (periodsFor(share).alertingEvery <= base) fullShare = share;
+  }
+  const { fullEvery, alertingEvery } = periodsFor(Math.min(fullShare, perInterval));
   return {
     requestsPerInterval: perInterval,
     alertingEveryIntervals: alertingEvery,
