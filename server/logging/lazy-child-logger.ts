@@ -78,7 +78,10 @@ export class LazyChildLogger implements FastifyBaseLogger {
     // A line below the level is dropped without making the child (Fastify's trace line of
     // every incoming request, at the shipped level); an unknown level defers to pino.
     const threshold = LEVEL_VALUES[this.level];
-    if (method === 'silent' || (threshold !== undefined && (LEVEL_VALUES[method] ?? 0) < threshold)) {
+    if (
+      method === 'silent' ||
+      (threshold !== undefined && (LEVEL_VALUES[method] ?? 0) < threshold)
+    ) {
       return;
     }
     const child = this.#resolve();
