@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseCompression } from './compression.ts';
+import { chooseCompression, DEFAULTS } from './compression.ts';
 import {
   formatTable,
   findPercentile,
@@ -58,7 +58,9 @@ describe('chooseCompression', () => {
       alertingFreshWithinMs: 20 * 60_000,
     });
     expect(compression.factor).toBe(10);
-    expect(compression.intervalSeconds * compression.ratePerMinute).toBe(60 * 30);
+    expect(compression.intervalSeconds * compression.ratePerMinute).toBe(
+      DEFAULTS.pollIntervalSeconds * DEFAULTS.upstreamRatePerMinute,
+    );
     expect(compression.windowMs).toBe(120_000);
   });
 
