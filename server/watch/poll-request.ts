@@ -30,7 +30,7 @@ import {
   type PickupAnswer,
   type UpstreamFailure,
 } from '#shared/upstream/index.ts';
-import type { RequestTarget } from '#shared/watch/index.ts';
+import { sliceParts, type RequestTarget } from '#shared/watch/index.ts';
 import { applyPickupAnswer, type AnswerReport } from './apply-answer.ts';
 import { acquireEgress, type EgressAddress, type EgressPool } from './egress.ts';
 import { loadEndpointMemory, noteAnswer, noteBlock } from './endpoint-shapes.ts';
@@ -197,33 +197,6 @@ export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<Po
     };
   }
   return { kind: 'polled', requests: tally.requests, report: tally.report };
-}
-
-/** Cuts the parts into requests of at most `capacity`, keeping a product's parts together where they fit. */
-function sliceParts(models: readonly Model[], capacity: number): string[][] {
-  const byProduct = new Map<string, string[]>();
-  for (const model of models) {
-    const list = byProduct.get(model.product_id) ?? [];
-    list.push(model.part_number);
-    byProduct.set(model.product_id, list);
-  }
-  const slices: string[][] = [];
-  let current: string[] = [];
-  for (const parts of byProduct.values()) {
-    if (current.length + parts.length > capacity && current.length > 0) {
-      slices.push(current);
-      current = [];
-    }
-    for (const part of parts) {
-      if (current.length === capacity) {
-        slices.push(current);
-        current = [];
-      }
-      current.push(part);
-    }
-  }
-  if (current.length > 0) slices.push(current);
-  return slices;
 }
 
 type AskInput = {

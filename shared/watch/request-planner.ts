@@ -369,3 +369,37 @@ function fillFreeSlots(
   }
   return left;
 }
+
+/**
+ * Cuts a request's parts into HTTP requests of at most `capacity`, keeping each product
+ * type's parts together where they fit (the server's and the Mac's executors share it).
+ */
+export function sliceParts(
+  models: readonly { product_id: string; part_number: string }[],
+  capacity: number,
+): string[][] {
+  const byProduct = new Map<string, string[]>();
+  for (const model of models) {
+    byProduct.set(model.product_id, [
+      ...(byProduct.get(model.product_id) ?? []),
+      model.part_number,
+    ]);
+  }
+  const slices: string[][] = [];
+  let current: string[] = [];
+  for (const parts of byProduct.values()) {
+    if (current.length + parts.length > capacity && current.length > 0) {
+      slices.push(current);
+      current = [];
+    }
+    for (const part of parts) {
+      if (current.length === capacity) {
+        slices.push(current);
+        current = [];
+      }
+      current.push(part);
+    }
+  }
+  if (current.length > 0) slices.push(current);
+  return slices;
+}

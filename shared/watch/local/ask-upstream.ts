@@ -14,6 +14,7 @@ import {
   type UpstreamFailure,
   type UpstreamResult,
 } from '#shared/upstream/index.ts';
+import { sliceParts } from '#shared/watch/request-planner.ts';
 import { invalidPartKey, type LocalEndpoint, type LocalWatchState } from './state.ts';
 
 // One planned request of the local loop, as the server's poller runs it but without a
@@ -93,34 +94,6 @@ type Run = {
   tally: AskTally;
   bisections: number;
 };
-
-/** Cuts parts into requests of at most `capacity`, keeping a product type's parts together. */
-function sliceParts(models: AskPlan['models'], capacity: number): string[][] {
-  const byProduct = new Map<string, string[]>();
-  for (const model of models) {
-    byProduct.set(model.product_id, [
-      ...(byProduct.get(model.product_id) ?? []),
-      model.part_number,
-    ]);
-  }
-  const slices: string[][] = [];
-  let current: string[] = [];
-  for (const parts of byProduct.values()) {
-    if (current.length + parts.length > capacity && current.length > 0) {
-      slices.push(current);
-      current = [];
-    }
-    for (const part of parts) {
-      if (current.length === capacity) {
-        slices.push(current);
-        current = [];
-      }
-      current.push(part);
-    }
-  }
-  if (current.length > 0) slices.push(current);
-  return slices;
-}
 
 async function askParts(
   run: Run,
