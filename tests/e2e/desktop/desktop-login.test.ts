@@ -16,6 +16,9 @@ import { startTestStack, type TestStack } from '#tests/helpers/stack.ts';
 import { HARNESS_ORIGIN, startDesktopHarness, type DesktopHarness } from './desktop-harness.ts';
 
 const EMAIL = 'premium@example.com';
+// A whole login through two browser pages and the provider: on a loaded 2-core CI machine it
+// has taken longer than vitest's default 30 s (it takes about 6 s alone).
+const FLOW_TIMEOUT_MS = 120_000;
 const PASSWORD = 'a long premium password';
 
 type Opened = Extract<FakeElectronEvent, { type: 'open-external' }>;
@@ -100,7 +103,7 @@ describe('logging in from the macOS app', () => {
     }
     await page.goto(`${HARNESS_ORIGIN}/account`);
     await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(EMAIL);
-  });
+  }, FLOW_TIMEOUT_MS);
 
   it('logs out: the refresh token is revoked and the app is signed out', async () => {
     const { page } = app;
@@ -113,5 +116,5 @@ describe('logging in from the macOS app', () => {
       .waitFor();
     const status = (await app.invoke('auth:status')) as { value: { is_signed_in: boolean } };
     expect(status.value.is_signed_in).toBe(false);
-  });
+  }, FLOW_TIMEOUT_MS);
 });
