@@ -55,66 +55,74 @@ describe('logging in from the macOS app', () => {
     await stack?.stop();
   });
 
-  it('logs in through the browser and lists the account searches beside the local one', async () => {
-    const { page } = app;
-    await page.getByText('Add a search!').waitFor();
-    const local = (await app.invoke('searches:create', {
-      product_type: 'iphone16',
-      store_id: 'R095',
-    })) as { ok: boolean };
-    expect(local.ok).toBe(true);
-
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: 'Login' })
-      .click();
-    await page.getByText('Finish logging in in your browser.').waitFor();
-    const opened = await app.waitForEvent(
-      (event): event is Opened =>
-        event.type === 'open-external' && event.url.includes('/authorize'),
-    );
-    const tab = await browser.newPage();
-    await tab.goto(opened.url);
-    await tab.getByLabel('Email address').fill(EMAIL);
-    await tab.getByLabel('Password').fill(PASSWORD);
-    await tab.getByRole('button', { name: 'Sign in' }).click();
-    await tab.getByText("You're signed in to Shelfwatch").waitFor();
-    await tab.close();
-    await page.getByRole('button', { name: 'Account' }).waitFor();
-
-    // The account's search is made through the app's main process, which holds the token.
-    const remote = (await app.invoke('api:request', {
-      method: 'POST',
-      path: '/searches',
-      body: { product_type: 'iphone16pro', store_id: 'R075' },
-    })) as { ok: boolean; value: { status: number } };
-    expect(remote.value.status).toBe(201);
-    await page.goto(`${HARNESS_ORIGIN}/`);
-    await page.getByText('Union Square').waitFor();
-    await page.getByText('Fifth Avenue').waitFor();
-
-    // After login the free limit is lifted: a second and a third local search are allowed.
-    for (const product of ['iphone16plus', 'iphone16promax']) {
-      const created = (await app.invoke('searches:create', {
-        product_type: product,
+  it(
+    'logs in through the browser and lists the account searches beside the local one',
+    async () => {
+      const { page } = app;
+      await page.getByText('Add a search!').waitFor();
+      const local = (await app.invoke('searches:create', {
+        product_type: 'iphone16',
         store_id: 'R095',
       })) as { ok: boolean };
-      expect(created.ok).toBe(true);
-    }
-    await page.goto(`${HARNESS_ORIGIN}/account`);
-    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(EMAIL);
-  }, FLOW_TIMEOUT_MS);
+      expect(local.ok).toBe(true);
 
-  it('logs out: the refresh token is revoked and the app is signed out', async () => {
-    const { page } = app;
-    await page.goto(`${HARNESS_ORIGIN}/`);
-    await page.getByRole('button', { name: 'Account' }).click();
-    await page.getByRole('button', { name: 'Log out' }).click();
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: 'Login' })
-      .waitFor();
-    const status = (await app.invoke('auth:status')) as { value: { is_signed_in: boolean } };
-    expect(status.value.is_signed_in).toBe(false);
-  }, FLOW_TIMEOUT_MS);
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: 'Login' })
+        .click();
+      await page.getByText('Finish logging in in your browser.').waitFor();
+      const opened = await app.waitForEvent(
+        (event): event is Opened =>
+          event.type === 'open-external' && event.url.includes('/authorize'),
+      );
+      const tab = await browser.newPage();
+      await tab.goto(opened.url);
+      await tab.getByLabel('Email address').fill(EMAIL);
+      await tab.getByLabel('Password').fill(PASSWORD);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByText("You're signed in to Shelfwatch").waitFor();
+      await tab.close();
+      await page.getByRole('button', { name: 'Account' }).waitFor();
+
+      // The account's search is made through the app's main process, which holds the token.
+      const remote = (await app.invoke('api:request', {
+        method: 'POST',
+        path: '/searches',
+        body: { product_type: 'iphone16pro', store_id: 'R075' },
+      })) as { ok: boolean; value: { status: number } };
+      expect(remote.value.status).toBe(201);
+      await page.goto(`${HARNESS_ORIGIN}/`);
+      await page.getByText('Union Square').waitFor();
+      await page.getByText('Fifth Avenue').waitFor();
+
+      // After login the free limit is lifted: a second and a third local search are allowed.
+      for (const product of ['iphone16plus', 'iphone16promax']) {
+        const created = (await app.invoke('searches:create', {
+          product_type: product,
+          store_id: 'R095',
+        })) as { ok: boolean };
+        expect(created.ok).toBe(true);
+      }
+      await page.goto(`${HARNESS_ORIGIN}/account`);
+      await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(EMAIL);
+    },
+    FLOW_TIMEOUT_MS,
+  );
+
+  it(
+    'logs out: the refresh token is revoked and the app is signed out',
+    async () => {
+      const { page } = app;
+      await page.goto(`${HARNESS_ORIGIN}/`);
+      await page.getByRole('button', { name: 'Account' }).click();
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: 'Login' })
+        .waitFor();
+      const status = (await app.invoke('auth:status')) as { value: { is_signed_in: boolean } };
+      expect(status.value.is_signed_in).toBe(false);
+    },
+    FLOW_TIMEOUT_MS,
+  );
 });
