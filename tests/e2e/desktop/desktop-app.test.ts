@@ -49,7 +49,9 @@ async function waitForCheckAfter(app: DesktopHarness, since: number): Promise<vo
   throw new Error('The app did not finish a check in time');
 }
 
-describe('the macOS app in the desktop harness', () => {
+// A real Chromium page over the real main process: each test takes seconds alone, but while the
+// rest of the suite loads a 2-core CI machine it has outlasted vitest's default 30 s.
+describe('the macOS app in the desktop harness', { timeout: 120_000 }, () => {
   let browser: Browser;
   let simulator: RunningUpstreamSimulator;
   let app: DesktopHarness;

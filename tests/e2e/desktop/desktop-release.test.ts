@@ -100,7 +100,9 @@ async function startUpdateFeed(version: string) {
   };
 }
 
-describe('the macOS app as a release must behave', () => {
+// A real Chromium page over the real main process: each test takes seconds alone, but while the
+// rest of the suite loads a 2-core CI machine it has outlasted vitest's default 30 s.
+describe('the macOS app as a release must behave', { timeout: 120_000 }, () => {
   let browser: Browser;
   let simulator: RunningUpstreamSimulator;
   const apps: DesktopHarness[] = [];
