@@ -38,6 +38,11 @@ import { watchHistoryRoutes, watchStatusRoutes } from './routes/watch.ts';
 /** Everything the HTTP app needs from outside. */
 export type AppDependencies = {
   db: Db;
+  /**
+   * The database's connection string, for a connection that LISTENs for changes other
+   * processes make (plan changes); without it they show when caches expire (30 s).
+   */
+  databaseUrl?: string;
   verifyToken: VerifyToken;
   website: WebsiteConfig;
   /** Without a fixed download link: the newest .dmg of the macOS update feed, if any. */
@@ -111,7 +116,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     methods: ['GET', 'POST', 'PATCH', 'DELETE'],
   });
   await app.register(errorsPlugin);
-  await app.register(authenticatePlugin, { db: deps.db, verifyToken: deps.verifyToken });
+  await app.register(authenticatePlugin, {
+    db: deps.db,
+    verifyToken: deps.verifyToken,
+    databaseUrl: deps.databaseUrl,
+  });
 
   await app.register(healthRoutes, { db: deps.db });
   app.get('/app-config.json', { schema: { response: { 200: appConfigSchema } } }, async () => ({

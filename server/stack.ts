@@ -270,6 +270,7 @@ export async function startStack(
           });
     const app = await buildApp({
       db,
+      databaseUrl: connectionString,
       verifyToken: createTokenVerifier({
         issuer: config.idp.issuer,
         audience: config.apiAudience,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { PlanCode } from '#shared/domain/plans.ts';
 import type { Db, Executor } from '#server/db/database.ts';
 import {
+  announceUserChanges,
   findOrCreateUserByIdentity,
   findUserById,
   findUserByIdentity,
@@ -62,6 +63,7 @@ export async function provisionAccount(
     .where('stripe_customer_id', 'is', null)
     .returningAll()
     .executeTakeFirst();
+  if (updated !== undefined) await announceUserChanges(trx ?? db, [user.id]);
   return { ...provisioned, user: updated ?? user };
 }
 

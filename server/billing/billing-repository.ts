@@ -1,5 +1,6 @@
 import type { PlanCode } from '#shared/domain/plans.ts';
 import type { Executor } from '#server/db/database.ts';
+import { announceUserChanges } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { chooseBestPlan, PLAN_GRANTING_STATUSES } from './stripe-client.ts';
 
@@ -161,6 +162,7 @@ export async function linkCustomer(
     .where('stripe_customer_id', 'is', null)
     .returning('id')
     .executeTakeFirst();
+  if (updated !== undefined) await announceUserChanges(db, [userId]);
   // A concurrent post_checkout or webhook may have linked the same customer first.
   return updated !== undefined || (await findUserByCustomer(db, customerId))?.id === userId;
 }

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { Db } from '#server/db/database.ts';
+import { parseAlertPayload } from './alert-payload.ts';
 import { classifyDeliveryError } from './delivery-error.ts';
 import type { EmailSender } from './email-channel.ts';
 import { checkEligibility } from './eligibility.ts';
@@ -15,22 +15,6 @@ import { renderAlertEmail, renderAlertPush, renderAlertText } from './templates.
 import type { TextSender } from './text-channel.ts';
 import type { AlertPayload } from './types.ts';
 import { signUnsubscribeToken } from './unsubscribe-token.ts';
-
-const alertPayloadSchema = z.object({
-  searchId: z.string(),
-  productName: z.string(),
-  modelName: z.string(),
-  partNumber: z.string(),
-  storeId: z.string(),
-  storeName: z.string(),
-  storeCity: z.string(),
-  storeState: z.string().nullable(),
-  storeSlug: z.string().nullable(),
-  countryCode: z.string(),
-  distanceMiles: z.number().nullable(),
-  pickupQuote: z.string().nullable(),
-  observedAt: z.string(),
-}) satisfies z.ZodType<AlertPayload>;
 
 /** Everything one delivery needs besides the row. */
 export type DeliveryContext = {
@@ -56,22 +40,20 @@ export function buildUnsubscribeUrl(publicUrl: string, key: Buffer, searchId: st
 
 /**
  * Re-checks eligibility against `target` (the user and search as read after the claim) and
- * sends one claimed row on its channel. Send failures are thrown (as DeliveryError when
- * classified) because the worker owns the retry policy.
+ * sends one claimed row (one wave: every pair it lists, in one message) on its channel. Send
+ * failures are thrown (as DeliveryError when classified) because the worker owns the retry
+ * policy.
  */
 export async function deliverAlert(
   context: DeliveryContext,
   row: ClaimedRow,
   target: DeliveryTarget,
 ): Promise<AttemptOutcome> {
-  const parsed = alertPayloadSchema.safeParse(row.payload);
-  if (!parsed.success) {
-    return {
-      status: 'failed',
-      reason: `invalid payload: ${parsed.error.issues[0]?.message ?? 'unknown'}`,
-    };
+  const parsed = parseAlertPayload(row.payload);
+  if (!parsed.isValid) {
+    return { status: 'failed', reason: `invalid payload: ${parsed.reason}` };
   }
-  const payload = parsed.data;
+  const payload = parsed.payload;
   const verdict = checkEligibility(row.channel, target.user, target.search);
   if (!verdict.isAllowed) {
     return { status: 'suppressed', reason: verdict.reason };
@@ -91,10 +73,7 @@ export async function deliverAlert(
         to: verdict.user.email ?? '',
         content: renderAlertEmail(payload, {
           searchUrl,
-          storeUrl:
-            payload.storeSlug === null
-              ? undefined
-              : `${context.storePageBaseUrl}${encodeURIComponent(payload.storeSlug)}`,
+          storePageBaseUrl: context.storePageBaseUrl,
           unsubscribeUrl,
         }),
         unsubscribe: {

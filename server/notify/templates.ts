@@ -1,9 +1,10 @@
-import type { AlertPayload } from './types.ts';
+import type { AlertItem, AlertPayload } from './types.ts';
 
 /** Links an alert points to; built by the worker from config and the signed token. */
 export type AlertLinks = {
   searchUrl: string;
-  storeUrl: string | undefined;
+  /** Apple's store pages, to which a store's slug is appended; one link per listed store. */
+  storePageBaseUrl: string;
   unsubscribeUrl: string;
 };
 
@@ -14,18 +15,17 @@ export type EmailContent = { subject: string; text: string; html: string };
 export type PushContent = { title: string; body: string; url: string; tag: string };
 
 /** "Apple Fifth Avenue (New York, NY)": the store as people say it. */
-function describeStore(payload: AlertPayload): string {
-  const place =
-    payload.storeState === null ? payload.storeCity : `${payload.storeCity}, ${payload.storeState}`;
-  return `Apple ${payload.storeName} (${place})`;
+function describeStore(item: AlertItem): string {
+  const place = item.storeState === null ? item.storeCity : `${item.storeCity}, ${item.storeState}`;
+  return `Apple ${item.storeName} (${place})`;
 }
 
 /** Distance from the search's own store; null means the alert is about that store itself. */
-function describeDistance(payload: AlertPayload): string {
-  if (payload.distanceMiles === null || payload.distanceMiles <= 0) {
+function describeDistance(item: AlertItem): string {
+  if (item.distanceMiles === null || item.distanceMiles <= 0) {
     return 'your search’s store';
   }
-  return `${payload.distanceMiles.toFixed(1)} miles from your search’s store`;
+  return `${item.distanceMiles.toFixed(1)} miles from your search’s store`;
 }
 
 /** Minute precision in UTC: mail clients show it verbatim and the recipient's zone is unknown. */
@@ -34,6 +34,11 @@ function formatObservedAt(iso: string): string {
   return Number.isNaN(date.getTime())
     ? iso
     : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The store's page on Apple's site, when the catalog knows its slug. */
+export function buildStorePageUrl(baseUrl: string, item: AlertItem): string | undefined {
+  return item.storeSlug === null ? undefined : `${baseUrl}${encodeURIComponent(item.storeSlug)}`;
 }
 
 /** Escapes text for HTML element content and double-quoted attributes. */
@@ -46,40 +51,104 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
-/** Subject, plain text and HTML of an availability email. */
+/** "1 more" / "2 more": the count of pairs besides the best match. */
+function describeOthers(count: number): string {
+  return `${count} more`;
+}
+
+/** The opening a quiet-hours summary carries: why it comes late, and that stock may have moved. */
+const HELD_NOTE =
+  'Held during your quiet hours: these became available while you asked not to be disturbed, and some may have sold out since.';
+
+/** Subject, plain text and HTML of an availability email: one model, or the whole wave. */
 export function renderAlertEmail(payload: AlertPayload, links: AlertLinks): EmailContent {
-  const store = describeStore(payload);
-  const pickup = payload.pickupQuote ?? 'Pickup time not stated';
-  const subject = `${payload.modelName} is available for pickup at Apple ${payload.storeName}`;
-  const text = [
-    `${payload.modelName} (${payload.partNumber}) is available for in-store pickup.`,
-    '',
-    `Store: ${store}`,
-    `Distance: ${describeDistance(payload)}`,
-    `Pickup: ${pickup}`,
-    `Seen: ${formatObservedAt(payload.observedAt)}`,
-    '',
-    `Your search: ${links.searchUrl}`,
-    ...(links.storeUrl === undefined ? [] : [`Store page: ${links.storeUrl}`]),
+  const [best, ...others] = payload.items as [AlertItem, ...AlertItem[]];
+  const prefix = payload.heldUntil === null ? '' : 'Quiet hours summary: ';
+  const subject =
+    others.length === 0
+      ? `${prefix}${best.modelName} is available for pickup at Apple ${best.storeName}`
+      : `${prefix}${best.modelName} and ${describeOthers(others.length)} are available for pickup near you`;
+  const footer = [
     '',
     'Stock moves fast; reserve soon if you want it.',
     `Stop email alerts for this search: ${links.unsubscribeUrl}`,
+  ];
+  const describeItemText = (item: AlertItem): string[] => [
+    `Store: ${describeStore(item)}`,
+    `Distance: ${describeDistance(item)}`,
+    `Pickup: ${item.pickupQuote ?? 'Pickup time not stated'}`,
+    `Seen: ${formatObservedAt(item.observedAt)}`,
+  ];
+  const storePageLines = (item: AlertItem): string[] => {
+    const storeUrl = buildStorePageUrl(links.storePageBaseUrl, item);
+    return storeUrl === undefined ? [] : [`Store page: ${storeUrl}`];
+  };
+  const text = [
+    ...(payload.heldUntil === null ? [] : [HELD_NOTE, '']),
+    ...(others.length === 0
+      ? [
+          `${best.modelName} (${best.partNumber}) is available for in-store pickup.`,
+          '',
+          ...describeItemText(best),
+          '',
+          `Your search: ${links.searchUrl}`,
+          ...storePageLines(best),
+        ]
+      : [
+          `${payload.items.length} models and stores have ${payload.productName} available for in-store pickup, nearest first:`,
+          ...payload.items.flatMap((item, index) => [
+            '',
+            `${index + 1}. ${item.modelName} (${item.partNumber})`,
+            ...[...describeItemText(item), ...storePageLines(item)].map((line) => `   ${line}`),
+          ]),
+          '',
+          `Your search: ${links.searchUrl}`,
+        ]),
+    ...footer,
   ].join('\n');
+
   const row = (label: string, value: string): string =>
     `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`;
+  const itemTable = (item: AlertItem): string =>
+    [
+      '<table>',
+      row('Store', describeStore(item)),
+      row('Distance', describeDistance(item)),
+      row('Pickup', item.pickupQuote ?? 'Pickup time not stated'),
+      row('Seen', formatObservedAt(item.observedAt)),
+      '</table>',
+    ].join('');
+  const storeLink = (item: AlertItem): string => {
+    const url = buildStorePageUrl(links.storePageBaseUrl, item);
+    return url === undefined ? '' : `<a href="${escapeHtml(url)}">Store page</a>`;
+  };
+  const held =
+    payload.heldUntil === null ? '' : `<p style="color:#555">${escapeHtml(HELD_NOTE)}</p>`;
+  const body =
+    others.length === 0
+      ? [
+          `<h1 style="font-size:20px">${escapeHtml(best.modelName)} is available</h1>`,
+          `<p>${escapeHtml(payload.productName)} · part ${escapeHtml(best.partNumber)}</p>`,
+          itemTable(best),
+          `<p><a href="${escapeHtml(links.searchUrl)}">Open your search</a>`,
+          storeLink(best) === '' ? '' : ` · ${storeLink(best)}`,
+          '</p>',
+        ]
+      : [
+          `<h1 style="font-size:20px">${escapeHtml(best.modelName)} and ${describeOthers(others.length)} are available</h1>`,
+          `<p>${escapeHtml(payload.productName)} · ${payload.items.length} models and stores, nearest first</p>`,
+          '<ol>',
+          ...payload.items.map(
+            (item) =>
+              `<li><p><strong>${escapeHtml(item.modelName)}</strong> · part ${escapeHtml(item.partNumber)}</p>${itemTable(item)}${storeLink(item) === '' ? '' : `<p>${storeLink(item)}</p>`}</li>`,
+          ),
+          '</ol>',
+          `<p><a href="${escapeHtml(links.searchUrl)}">Open your search</a></p>`,
+        ];
   const html = [
     '<!doctype html><html><body style="font-family:-apple-system,Helvetica,Arial,sans-serif">',
-    `<h1 style="font-size:20px">${escapeHtml(payload.modelName)} is available</h1>`,
-    `<p>${escapeHtml(payload.productName)} · part ${escapeHtml(payload.partNumber)}</p>`,
-    '<table>',
-    row('Store', store),
-    row('Distance', describeDistance(payload)),
-    row('Pickup', pickup),
-    row('Seen', formatObservedAt(payload.observedAt)),
-    '</table>',
-    `<p><a href="${escapeHtml(links.searchUrl)}">Open your search</a>`,
-    links.storeUrl === undefined ? '' : ` · <a href="${escapeHtml(links.storeUrl)}">Store page</a>`,
-    '</p>',
+    held,
+    ...body,
     '<p style="color:#666;font-size:12px">Stock moves fast; reserve soon if you want it. ',
     `<a href="${escapeHtml(links.unsubscribeUrl)}">Stop email alerts for this search</a></p>`,
     '</body></html>',
@@ -87,23 +156,34 @@ export function renderAlertEmail(payload: AlertPayload, links: AlertLinks): Emai
   return { subject, text, html };
 }
 
-/** One SMS (kept short: every 153 characters is another billed segment). */
+/**
+ * One SMS (kept short: every 153 characters is another billed segment): the best match,
+ * and how many other pairs the wave found.
+ */
 export function renderAlertText(payload: AlertPayload, searchUrl: string): string {
+  const [best, ...others] = payload.items as [AlertItem, ...AlertItem[]];
   const distance =
-    payload.distanceMiles === null || payload.distanceMiles <= 0
+    best.distanceMiles === null || best.distanceMiles <= 0
       ? ''
-      : `, ${payload.distanceMiles.toFixed(1)} mi`;
-  const pickup = payload.pickupQuote === null ? '' : ` ${payload.pickupQuote}.`;
-  return `Shelfwatch: ${payload.modelName} available at ${describeStore(payload)}${distance}.${pickup} ${searchUrl} Reply STOP to opt out.`;
+      : `, ${best.distanceMiles.toFixed(1)} mi`;
+  const pickup = best.pickupQuote === null ? '' : ` ${best.pickupQuote}.`;
+  const more = others.length === 0 ? '' : ` Plus ${describeOthers(others.length)} nearby.`;
+  const lead = payload.heldUntil === null ? 'Shelfwatch' : 'Shelfwatch quiet hours summary';
+  return `${lead}: ${best.modelName} available at ${describeStore(best)}${distance}.${pickup}${more} ${searchUrl} Reply STOP to opt out.`;
 }
 
 /** The push notification; the tag makes a repeat replace rather than stack on the device. */
 export function renderAlertPush(payload: AlertPayload, searchUrl: string): PushContent {
-  const pickup = payload.pickupQuote === null ? '' : ` · ${payload.pickupQuote}`;
+  const [best, ...others] = payload.items as [AlertItem, ...AlertItem[]];
+  const pickup = best.pickupQuote === null ? '' : ` · ${best.pickupQuote}`;
+  const more = others.length === 0 ? '' : ` · plus ${describeOthers(others.length)} nearby`;
   return {
-    title: `${payload.modelName} is available`,
-    body: `${describeStore(payload)}${pickup}`,
+    title:
+      others.length === 0
+        ? `${best.modelName} is available`
+        : `${best.modelName} and ${describeOthers(others.length)} are available`,
+    body: `${describeStore(best)}${pickup}${more}`,
     url: searchUrl,
-    tag: `shelfwatch:${payload.searchId}:${payload.storeId}:${payload.partNumber}`,
+    tag: `shelfwatch:${payload.searchId}:${best.storeId}:${best.partNumber}`,
   };
 }

@@ -4,10 +4,8 @@ export type AlertChannel = 'email' | 'text' | 'push';
 /** Every channel, in the order templates list them. */
 export const ALERT_CHANNELS: readonly AlertChannel[] = ['email', 'text', 'push'];
 
-/** What an alert says: the model that became available and where (stored as the row's JSON). */
-export type AlertPayload = {
-  searchId: string;
-  productName: string;
+/** One newly available (model, store) pair of a restock wave. */
+export type AlertItem = {
   modelName: string;
   partNumber: string;
   storeId: string;
@@ -16,19 +14,40 @@ export type AlertPayload = {
   storeState: string | null;
   storeSlug: string | null;
   countryCode: string;
+  /** Miles from the search's own store; 0 (or null) is that store itself. */
   distanceMiles: number | null;
   pickupQuote: string | null;
   /** ISO 8601 time the upstream answer showing the model available was observed. */
   observedAt: string;
+  /** The restock-history event behind the pair (merging held waves deduplicates by it). */
+  eventId: string | null;
 };
 
-/** One outbox row to write; the idempotency key (search, store, part, change, channel) makes it unique. */
+/**
+ * What one message says, stored as the outbox row's JSON: every pair one search's wave (one
+ * upstream answer applied, or every wave held through quiet hours) found, nearest first.
+ * `items[0]` is the best match; a one-item wave reads as a single-model alert.
+ */
+export type AlertPayload = {
+  searchId: string;
+  productName: string;
+  items: AlertItem[];
+  /** Set when the message is the summary of alerts held through the user's quiet hours. */
+  heldUntil: string | null;
+};
+
+/**
+ * One outbox row to write. The idempotency key names the search, the wave's first pair
+ * (store, part, history event) and the channel, so replaying a change can never alert twice.
+ */
 export type AlertToEnqueue = {
   idempotencyKey: string;
   channel: AlertChannel;
   userId: string;
   searchId: string;
   payload: AlertPayload;
+  /** Not to be sent before this time (quiet hours); default now. */
+  notBefore?: Date;
 };
 
 /** Terminal and transient states of an outbox row. */

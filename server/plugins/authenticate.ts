@@ -3,8 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { Db } from '#server/db/database.ts';
+import { listenToChannel } from '#server/db/listen-channel.ts';
+import { announceSearchChange } from '#server/db/repositories/searches-repository.ts';
 import {
   findOrCreateUserByIdentity,
+  USER_CHANGE_CHANNEL,
   watchUserChanges,
   type UserIdentity,
 } from '#server/db/repositories/users-repository.ts';
@@ -22,11 +25,12 @@ export type VerifyToken = (token: string) => Promise<UserIdentity & { expiresAt?
 const USER_CACHE_SIZE = 5000;
 
 /**
- * Longest a cached user row is trusted. Changes made in this process (account form, plan
- * changes of billing and the demo account) drop the entry at once through watchUserChanges;
- * this bound is for changes made elsewhere: `shelfwatch set-plan` runs in a process of its
- * own, and so may other API processes on the same database. Thirty seconds keeps a plan
- * change visible quickly while a busy user still costs one read per half minute.
+ * Longest a cached user row is trusted. Changes made in this process drop the entry at once
+ * through watchUserChanges, and changes made elsewhere (`shelfwatch set-plan` in a process
+ * of its own, billing webhooks answered by another API process) through the NOTIFY on
+ * USER_CHANGE_CHANNEL when the app is given its database URL. This bound is the fallback for
+ * a change whose notification was lost: a plan change still shows within half a minute while
+ * a busy user costs one read per half minute.
  */
 export const USER_CACHE_MAX_AGE_MS = 30_000;
 
@@ -50,6 +54,8 @@ export type UserCache = {
   resolve: (identity: UserIdentity & { expiresAt?: number }, now?: number) => Promise<UserRow>;
   /** Drops the user's entry, and any still loading (whose user is not known yet). */
   forget: (userId: string) => void;
+  /** Drops every entry (changes may have been missed). */
+  forgetAll: () => void;
   /** How many identities are cached. */
   countEntries: () => number;
 };
@@ -133,6 +139,7 @@ export function createUserCache(
         if (entry.userId === userId || entry.userId === undefined) entries.delete(key);
       }
     },
+    forgetAll: () => entries.clear(),
     countEntries: () => entries.size,
   };
 }
@@ -194,14 +201,33 @@ declare module 'fastify' {
 
 /**
  * Adds the `authenticate` hook: bearer token → verified identity (remembered per token until
- * it expires) → user (created on first sight, cached per identity).
+ * it expires) → user (created on first sight, cached per identity). With `databaseUrl`, a
+ * connection of its own LISTENs for user changes of every process (see USER_CHANGE_CHANNEL).
  */
 export const authenticatePlugin = fp(
-  (app: FastifyInstance, options: { db: Db; verifyToken: VerifyToken }) => {
+  async (
+    app: FastifyInstance,
+    options: { db: Db; verifyToken: VerifyToken; databaseUrl?: string },
+  ) => {
     const verifyToken = createVerifiedTokenCache(options.verifyToken);
     const users = createUserCache((identity) => findOrCreateUserByIdentity(options.db, identity));
     const stopWatching = watchUserChanges((userId) => users.forget(userId));
-    app.addHook('onClose', async () => stopWatching());
+    const stopListening =
+      options.databaseUrl === undefined
+        ? undefined
+        : await listenToChannel(options.databaseUrl, USER_CHANGE_CHANNEL, {
+            onNotification: (userId) => {
+              users.forget(userId);
+              // A plan change elsewhere pauses or resumes searches: cached lists go too.
+              announceSearchChange({ userId });
+            },
+            onGap: () => users.forgetAll(),
+            warn: (message) => app.log.warn(message),
+          });
+    app.addHook('onClose', async () => {
+      stopWatching();
+      await stopListening?.();
+    });
     app.decorateRequest('authenticatedUser', null);
     app.decorateRequest('requireUser', function requireUser(this: FastifyRequest): UserRow {
       if (this.authenticatedUser === null) {

@@ -17,7 +17,7 @@ import {
   type PickupAnswer,
 } from '#shared/upstream/index.ts';
 import { convertToMiles } from '#shared/watch/index.ts';
-import { enqueueRestockAlerts } from './match-alerts.ts';
+import { enqueueRestockWave, type Restock } from './match-alerts.ts';
 
 /** What one answer speaks for. */
 export type AnswerScope = {
@@ -41,7 +41,7 @@ export type AnswerReport = {
 /**
  * Applies one readable upstream answer in a single transaction: snapshots, neighbour
  * distances, the restock history, coverage of the targets it answered for, and the outbox
- * rows its restocks call for. `unknown` parts keep their last known status.
+ * rows its restocks call for (all of them one wave: one message per search and channel). `unknown` parts keep their last known status.
  */
 export async function applyPickupAnswer(
   db: Db,
@@ -134,26 +134,27 @@ export async function applyPickupAnswer(
       });
     }
 
-    let alertsEnqueued = 0;
-    let restocks = 0;
+    // Every restock of this answer is one wave: each search hears about all of it at once.
+    const restocks: Restock[] = [];
     for (const event of events) {
       const fromStatus = event.from_status as KnownPickupStatus | null;
       if (!isTransitionToAvailable(fromStatus, event.to_status as KnownPickupStatus)) continue;
-      restocks += 1;
-      alertsEnqueued += await enqueueRestockAlerts(
-        trx,
-        {
-          eventId: String(event.id),
-          storeId: event.store_id,
-          partNumber: event.part_number,
-          pickupQuote: event.pickup_quote,
-          observedAt: event.observed_at,
-          productId: scope.productByPart.get(event.part_number)!,
-          countryCode: scope.countryCode,
-        },
-        options.quietWindowMs,
-      );
+      restocks.push({
+        eventId: String(event.id),
+        storeId: event.store_id,
+        partNumber: event.part_number,
+        pickupQuote: event.pickup_quote,
+        observedAt: event.observed_at,
+        productId: scope.productByPart.get(event.part_number)!,
+        countryCode: scope.countryCode,
+      });
     }
-    return { storesSeen: stores.length, changes: events.length, restocks, alertsEnqueued };
+    const alertsEnqueued = await enqueueRestockWave(trx, restocks, options.quietWindowMs);
+    return {
+      storesSeen: stores.length,
+      changes: events.length,
+      restocks: restocks.length,
+      alertsEnqueued,
+    };
   });
 }

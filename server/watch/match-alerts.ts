@@ -1,5 +1,6 @@
 import { enqueueAlerts } from '#server/notify/outbox.ts';
-import type { AlertToEnqueue } from '#server/notify/types.ts';
+import { sortNearestFirst } from '#server/notify/alert-payload.ts';
+import type { AlertChannel, AlertItem, AlertToEnqueue } from '#server/notify/types.ts';
 import type { Executor } from '#server/db/database.ts';
 import { listEventsAfter } from '#server/db/repositories/availability-repository.ts';
 import {
@@ -7,6 +8,7 @@ import {
   listAlertCandidates,
   listLastAlertedAt,
   recordAlerted,
+  type AlertCandidateRow,
 } from '#server/db/repositories/watch-repository.ts';
 import { isAlertAllowed, selectAlertChannels } from '#shared/watch/index.ts';
 import type { KnownPickupStatus } from '#shared/upstream/types.ts';
@@ -22,19 +24,79 @@ export type Restock = {
   countryCode: string;
 };
 
+/** What one search's wave collects before it is written: who, on which channels, which pairs. */
+type SearchWave = {
+  candidate: AlertCandidateRow;
+  channels: AlertChannel[];
+  productName: string;
+  /** Pairs with the event id each came from; the smallest id names the wave. */
+  items: (AlertItem & { eventId: string })[];
+};
+
 /**
- * Writes the outbox rows a restock calls for, inside the caller's transaction: one per
- * enabled channel of every matching search outside its quiet window. Keys name the search,
- * store, part and history event (plus the channel, since the outbox key is unique across
- * channels), so replaying the same change can never alert twice. Returns rows written.
+ * Writes the outbox rows a wave of restocks (every transition to available one upstream
+ * answer brought) calls for, inside the caller's transaction: for every matching search
+ * outside its quiet window per pair, one row per enabled channel listing all of the wave's
+ * pairs for that search, nearest first. The key names the search, the wave's first pair
+ * (lowest history event: store, part, event) and the channel, so replaying the same change
+ * can never alert twice, and a one-pair wave keeps the key it always had. Returns rows written.
  */
+export async function enqueueRestockWave(
+  trx: Executor,
+  restocks: readonly Restock[],
+  quietWindowMs: number,
+): Promise<number> {
+  const waves = new Map<string, SearchWave>();
+  for (const restock of restocks) {
+    await collectRestock(trx, restock, quietWindowMs, waves);
+  }
+  const alerts: AlertToEnqueue[] = [];
+  for (const wave of waves.values()) {
+    const first = wave.items.reduce((min, item) =>
+      BigInt(item.eventId) < BigInt(min.eventId) ? item : min,
+    );
+    const searchId = wave.candidate.search_id;
+    const key = `${searchId}:${first.storeId}:${first.partNumber}:${first.eventId}`;
+    const payload = {
+      searchId,
+      productName: wave.productName,
+      items: sortNearestFirst(wave.items),
+      heldUntil: null,
+    };
+    for (const channel of wave.channels) {
+      alerts.push({
+        idempotencyKey: `${key}:${channel}`,
+        channel,
+        userId: wave.candidate.user_id,
+        searchId,
+        payload,
+      });
+    }
+  }
+  return await enqueueAlerts(trx, alerts);
+}
+
+/** The one-restock case of enqueueRestockWave (a wave of one pair). */
 export async function enqueueRestockAlerts(
   trx: Executor,
   restock: Restock,
   quietWindowMs: number,
 ): Promise<number> {
+  return await enqueueRestockWave(trx, [restock], quietWindowMs);
+}
+
+/**
+ * Adds one restock's pair to the wave of every search it alerts (some channel enabled,
+ * outside the quiet window for that pair) and records the alert time of the pair.
+ */
+async function collectRestock(
+  trx: Executor,
+  restock: Restock,
+  quietWindowMs: number,
+  waves: Map<string, SearchWave>,
+): Promise<void> {
   const candidates = await listAlertCandidates(trx, restock);
-  if (candidates.length === 0) return 0;
+  if (candidates.length === 0) return;
   const lastAlerted = await listLastAlertedAt(trx, {
     searchIds: candidates.map((candidate) => candidate.search_id),
     storeId: restock.storeId,
@@ -54,9 +116,8 @@ export async function enqueueRestockAlerts(
           }),
         );
   const names = await findAlertNames(trx, restock);
-  if (names === undefined) return 0;
+  if (names === undefined) return;
 
-  const alerts: AlertToEnqueue[] = [];
   const alertedSearchIds: string[] = [];
   for (const candidate of candidates) {
     const channels = selectAlertChannels({
@@ -80,30 +141,27 @@ export async function enqueueRestockAlerts(
     });
     if (!isAllowed) continue;
     alertedSearchIds.push(candidate.search_id);
-    const key = `${candidate.search_id}:${restock.storeId}:${restock.partNumber}:${restock.eventId}`;
-    for (const channel of channels) {
-      alerts.push({
-        idempotencyKey: `${key}:${channel}`,
-        channel,
-        userId: candidate.user_id,
-        searchId: candidate.search_id,
-        payload: {
-          searchId: candidate.search_id,
-          productName: names.product_name,
-          modelName: names.model_name ?? restock.partNumber,
-          partNumber: restock.partNumber,
-          storeId: restock.storeId,
-          storeName: names.store_name,
-          storeCity: names.city,
-          storeState: names.state_code,
-          storeSlug: names.store_slug,
-          countryCode: restock.countryCode,
-          distanceMiles: candidate.distance_miles,
-          pickupQuote: restock.pickupQuote,
-          observedAt: restock.observedAt.toISOString(),
-        },
-      });
-    }
+    const wave = waves.get(candidate.search_id) ?? {
+      candidate,
+      channels,
+      productName: names.product_name,
+      items: [],
+    };
+    wave.items.push({
+      modelName: names.model_name ?? restock.partNumber,
+      partNumber: restock.partNumber,
+      storeId: restock.storeId,
+      storeName: names.store_name,
+      storeCity: names.city,
+      storeState: names.state_code,
+      storeSlug: names.store_slug,
+      countryCode: restock.countryCode,
+      distanceMiles: candidate.distance_miles,
+      pickupQuote: restock.pickupQuote,
+      observedAt: restock.observedAt.toISOString(),
+      eventId: restock.eventId,
+    });
+    waves.set(candidate.search_id, wave);
   }
   await recordAlerted(trx, {
     searchIds: alertedSearchIds,
@@ -111,5 +169,4 @@ export async function enqueueRestockAlerts(
     partNumber: restock.partNumber,
     at: restock.observedAt,
   });
-  return await enqueueAlerts(trx, alerts);
 }

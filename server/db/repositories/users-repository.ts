@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../database.ts';
 import type { PlanCode, UserRow } from '../schema.ts';
 
@@ -19,9 +20,29 @@ export function watchUserChanges(listener: UserChangeListener): () => void {
   };
 }
 
-function announceUserChange(userId: string): void {
+/**
+ * The PostgreSQL channel user changes are announced on (payload: the user id), so every API
+ * process drops its copy at once, whichever process made the change (`shelfwatch set-plan`,
+ * a billing webhook answered by another server).
+ */
+export const USER_CHANGE_CHANNEL = 'shelfwatch_user_changed';
+
+/**
+ * Tells this process's watchers now, and every process (this one included) through NOTIFY:
+ * inside a transaction that is delivered when it commits, so a process reloading the row on
+ * the notification cannot read (and keep) the state from before the change.
+ */
+async function announceUserChange(db: Executor, userId: string): Promise<void> {
   for (const listener of userChangeListeners) {
     listener(userId);
+  }
+  await sql`select pg_notify(${USER_CHANGE_CHANNEL}, ${userId})`.execute(db);
+}
+
+/** Announces a change of users' rows made outside this file (billing links, text opt-outs). */
+export async function announceUserChanges(db: Executor, userIds: readonly string[]): Promise<void> {
+  for (const userId of new Set(userIds)) {
+    await announceUserChange(db, userId);
   }
 }
 
@@ -101,7 +122,7 @@ export async function updateUserAccount(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  announceUserChange(id);
+  await announceUserChange(db, id);
   return updated;
 }
 
@@ -112,7 +133,7 @@ export async function updateUserPlan(db: Executor, id: string, plan: PlanCode): 
     .set({ plan, updated_at: new Date() })
     .where('id', '=', id)
     .execute();
-  announceUserChange(id);
+  await announceUserChange(db, id);
 }
 
 /** Inserts many users in one statement (seeding and benchmarks); returns the new rows. */
@@ -136,6 +157,6 @@ export async function insertUsers(
  */
 export async function deleteUserById(db: Executor, id: string): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-  announceUserChange(id);
+  await announceUserChange(db, id);
   return Number(result.numDeletedRows) > 0;
 }

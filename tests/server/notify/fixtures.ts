@@ -10,7 +10,7 @@ import {
   type AlertDelivery,
   type AlertDeliveryOptions,
 } from '#server/notify/delivery-worker.ts';
-import type { AlertChannel, AlertPayload, AlertToEnqueue } from '#server/notify/types.ts';
+import type { AlertChannel, AlertItem, AlertToEnqueue } from '#server/notify/types.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
@@ -40,7 +40,8 @@ export type NotifyFixture = {
     search: SearchRow,
     channel: AlertChannel,
     key: string,
-    payload?: Partial<AlertPayload>,
+    /** Overrides of the one pair the alert lists. */
+    item?: Partial<AlertItem>,
   ) => AlertToEnqueue;
   /** Starts a worker tuned for tests (fast polling and retries); stopped by `close`. */
   startWorker: (
@@ -117,7 +118,7 @@ export async function createNotifyFixture(): Promise<NotifyFixture> {
         store_id: 'R095',
         ...values,
       }),
-    buildAlert: (user, search, channel, key, payload = {}) => ({
+    buildAlert: (user, search, channel, key, item = {}) => ({
       idempotencyKey: `${key}:${channel}`,
       channel,
       userId: user.id,
@@ -125,18 +126,24 @@ export async function createNotifyFixture(): Promise<NotifyFixture> {
       payload: {
         searchId: search.id,
         productName: 'iPhone 16 Pro',
-        modelName: 'iPhone 16 Pro 256GB Desert Titanium',
-        partNumber: 'MYMJ3LL/A',
-        storeId: 'R095',
-        storeName: 'Fifth Avenue',
-        storeCity: 'New York',
-        storeState: 'NY',
-        storeSlug: 'fifthavenue',
-        countryCode: 'US',
-        distanceMiles: 2.4,
-        pickupQuote: 'Available Today',
-        observedAt: '2026-11-22T10:15:00.000Z',
-        ...payload,
+        items: [
+          {
+            modelName: 'iPhone 16 Pro 256GB Desert Titanium',
+            partNumber: 'MYMJ3LL/A',
+            storeId: 'R095',
+            storeName: 'Fifth Avenue',
+            storeCity: 'New York',
+            storeState: 'NY',
+            storeSlug: 'fifthavenue',
+            countryCode: 'US',
+            distanceMiles: 2.4,
+            pickupQuote: 'Available Today',
+            observedAt: '2026-11-22T10:15:00.000Z',
+            eventId: null,
+            ...item,
+          },
+        ],
+        heldUntil: null,
       },
     }),
     startWorker: async (config, options = {}) => {

@@ -119,14 +119,14 @@ describe('restock alerts', () => {
     ]);
     const nearby = rows.find((row) => row.search_id === searches.nearbyAll.id);
     expect(nearby?.payload).toMatchObject({
-      storeId: HOME,
-      storeName: 'Fifth Avenue',
-      partNumber: preferred,
       productName: 'iPhone 16 Pro',
-      countryCode: 'US',
+      items: [
+        { storeId: HOME, storeName: 'Fifth Avenue', partNumber: preferred, countryCode: 'US' },
+      ],
+      heldUntil: null,
     });
-    expect(nearby?.payload.distanceMiles).toBeGreaterThan(1);
-    expect(nearby?.payload.distanceMiles).toBeLessThan(5);
+    expect(nearby?.payload.items[0]?.distanceMiles).toBeGreaterThan(1);
+    expect(nearby?.payload.items[0]?.distanceMiles).toBeLessThan(5);
     const events = await watch.db
       .selectFrom('availability_events')
       .selectAll()

@@ -90,7 +90,7 @@ describe('watcher on pg-boss', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       channel: 'email',
-      payload: { storeId: 'R075', partNumber: part },
+      payload: { items: [{ storeId: 'R075', partNumber: part }] },
     });
     expect(overlaps).toBe(0);
     expect(outcomes.every((outcome) => outcome.kind !== 'failed')).toBe(true);
