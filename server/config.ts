@@ -280,6 +280,8 @@ const environmentSchema = z.object({
   // settled on after Apple's 541 blocks (about 30 quick requests, then 10+ minutes blocked).
   UPSTREAM_RATE_PER_MINUTE: z.coerce.number().positive().default(1),
   UPSTREAM_BURST: z.coerce.number().int().min(1).default(20),
+  // What full sweeps aim for; bench:watch shortens it with the interval when it compresses time.
+  WATCH_FULL_SWEEP_MINUTES: z.coerce.number().int().min(1).default(60),
   WATCH_ENABLED: z
     .enum(['true', 'false', '1', '0', ''])
     .optional()
@@ -386,6 +388,8 @@ export type AppConfig = {
     pollIntervalSeconds: number;
     upstreamRatePerMinute: number;
     upstreamBurst: number;
+    /** WATCH_FULL_SWEEP_MINUTES: how often full sweeps aim to ask every watched part. */
+    fullSweepMinutes: number;
   };
   /** TRUST_PROXY: off unless set; whose X-Forwarded-For names the client. */
   trustProxy: TrustProxySetting;
@@ -522,6 +526,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       pollIntervalSeconds: values.POLL_INTERVAL_SECONDS,
       upstreamRatePerMinute: values.UPSTREAM_RATE_PER_MINUTE,
       upstreamBurst: values.UPSTREAM_BURST,
+      fullSweepMinutes: values.WATCH_FULL_SWEEP_MINUTES,
     },
     trustProxy: values.TRUST_PROXY,
     rateLimits: {

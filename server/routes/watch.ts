@@ -54,9 +54,11 @@ export const watchHistoryRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app,
 export const watchStatusRoutes: FastifyPluginAsyncZod<{
   db: Db;
   preferredShape?: 'pickup-message' | 'fulfillment-messages';
-}> = async (app, { db, preferredShape }) => {
+  /** UPSTREAM_CONTROL_PARTS, so the page shows the control part the planner uses. */
+  controlParts?: ReadonlyMap<string, string>;
+}> = async (app, { db, preferredShape, controlParts }) => {
   app.get('/status', { schema: { response: { 200: watchStatusSchema } } }, async () => ({
-    ...(await computeWatchStatus(db, { preferredShape })),
+    ...(await computeWatchStatus(db, { preferredShape, controlParts })),
     catalog_sync: await readCatalogSyncStatus(db),
   }));
 };

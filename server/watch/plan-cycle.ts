@@ -31,6 +31,7 @@ import {
   type PlannedRequest,
   type RequestPlanContext,
 } from '#shared/watch/index.ts';
+import { chooseControlPart } from '#shared/upstream/answer-checks.ts';
 import {
   INVALID_PART_HOLD_MS,
   pollRequest,
@@ -78,6 +79,8 @@ type PlanningInputs = {
 export async function planWatchCycle(
   deps: Pick<PollerDeps, 'db' | 'now' | 'intervalMs' | 'partsPerRequest'> & {
     controlParts?: ReadonlyMap<string, string>;
+    /** Full sweeps aim to ask every target within this (an hour unless set). */
+    fullSweepMs?: number;
   },
 ): Promise<PlannedCycle> {
   const cycleStartedAt = deps.now();
@@ -155,6 +158,7 @@ export async function planWatchCycle(
           intervalMs: deps.intervalMs,
           alertingSweepRequests,
           fullSweepRequests: sweepRequests,
+          allWithinMs: deps.fullSweepMs,
         });
   const isWithin = (coveredAt: number | null, period: number): boolean =>
     coveredAt !== null &&
@@ -266,10 +270,11 @@ async function readPlanningInputs(
   }
   const controlByCountry = new Map<string, string>();
   for (const country of countries) {
-    const configured = deps.controlParts?.get(country);
-    const seen = busiest.get(country)?.partNumber;
-    const control = configured ?? seen;
-    if (control !== undefined && !invalid.has(`${country}:${control}`))
+    const control = chooseControlPart({
+      configured: deps.controlParts?.get(country),
+      busiest: busiest.get(country),
+    });
+    if (control !== null && !invalid.has(`${country}:${control}`))
       controlByCountry.set(country, control);
   }
   const seeds = new Map(

@@ -29,6 +29,7 @@ export async function startConfiguredWatcher(options: {
     pollIntervalSeconds: config.watch.pollIntervalSeconds,
     upstreamRatePerMinute: config.watch.upstreamRatePerMinute,
     upstreamBurst: config.watch.upstreamBurst,
+    fullSweepMinutes: config.watch.fullSweepMinutes,
     proxies: config.upstream.proxies,
     isDirect: config.upstream.isDirect,
     allowH2: config.upstream.allowH2,

@@ -1,3 +1,4 @@
+import { chooseControlPart } from '#shared/upstream/answer-checks.ts';
 import type { UpstreamHostStatus, WatchStatus } from '#shared/api/watch.ts';
 import type { Executor } from '#server/db/database.ts';
 import { listEgressAddresses } from '#server/db/repositories/egress-repository.ts';
@@ -32,7 +33,12 @@ const DELAYED_CONSECUTIVE_FAILURES = 3;
  */
 export async function computeWatchStatus(
   db: Executor,
-  options: { now?: number; preferredShape?: 'pickup-message' | 'fulfillment-messages' } = {},
+  options: {
+    now?: number;
+    preferredShape?: 'pickup-message' | 'fulfillment-messages';
+    /** UPSTREAM_CONTROL_PARTS: shown in place of the part the planner would pick. */
+    controlParts?: ReadonlyMap<string, string>;
+  } = {},
 ): Promise<WatchStatus> {
   const now = options.now ?? Date.now();
   const preferred = options.preferredShape ?? 'pickup-message';
@@ -116,7 +122,10 @@ export async function computeWatchStatus(
         shape: (row?.shape ?? preferred) as 'pickup-message' | 'fulfillment-messages',
         reason: row?.reason ?? `${preferred} is asked first (the default)`,
         since: row?.switched_at.toISOString() ?? null,
-        control_part: busiest.get(countryCode)?.partNumber ?? null,
+        control_part: chooseControlPart({
+          configured: options.controlParts?.get(countryCode),
+          busiest: busiest.get(countryCode),
+        }),
       };
     }),
     invalid_parts: invalid.map((row) => ({

@@ -35,6 +35,8 @@ export type WatcherOptions = {
   /** Per egress address, shared by every process using it. */
   upstreamRatePerMinute: number;
   upstreamBurst: number;
+  /** How often full sweeps aim to ask every watched part (default 60 minutes). */
+  fullSweepMinutes?: number;
   quietWindowMinutes: number;
   /** Proxy URLs; each is one more egress address. */
   proxies?: readonly string[];
@@ -108,7 +110,10 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     maxCoolDownMs:
       Math.max(options.coolDownSeconds ?? 300, options.maxCoolDownSeconds ?? 3600) * 1000,
   };
-  const deps: PollerDeps & { controlParts?: ReadonlyMap<string, string> } = {
+  const deps: PollerDeps & {
+    controlParts?: ReadonlyMap<string, string>;
+    fullSweepMs?: number;
+  } = {
     db: options.db,
     now,
     random,
@@ -120,6 +125,7 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     quietWindowMs: options.quietWindowMinutes * 60_000,
     partsPerRequest: options.partsPerRequest ?? 40,
     controlParts: options.controlParts,
+    fullSweepMs: (options.fullSweepMinutes ?? 60) * 60_000,
   };
   await declareEgressPool(options.db, pool, now());
   const droppedVersion = await dropLegacyQueueSchema(options.db);

@@ -57,3 +57,29 @@ export function withoutPart(
     parts: store.parts.filter((part) => part.partNumber !== partNumber),
   }));
 }
+
+/**
+ * A part seen available at fewer than this share of the country's answering stores is no
+ * control: an answer for an area it is not stocked in would be doubted for nothing (in a
+ * launch week the "busiest" part may be one flip at one store).
+ */
+export const CONTROL_MIN_STORE_SHARE = 0.25;
+/** ...and at fewer than this many stores. */
+export const CONTROL_MIN_STORES = 3;
+
+/**
+ * The country's control part: the configured one, else the part seen available at the most
+ * stores when that is broad enough to expect it in any area's answer; null for none.
+ */
+export function chooseControlPart(options: {
+  configured: string | undefined;
+  busiest: { partNumber: string; stores: number; observedStores: number } | undefined;
+}): string | null {
+  if (options.configured !== undefined) return options.configured;
+  const { busiest } = options;
+  if (busiest === undefined) return null;
+  const isBroad =
+    busiest.stores >= CONTROL_MIN_STORES &&
+    busiest.stores >= busiest.observedStores * CONTROL_MIN_STORE_SHARE;
+  return isBroad ? busiest.partNumber : null;
+}

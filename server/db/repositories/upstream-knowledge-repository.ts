@@ -166,22 +166,42 @@ export async function recordInvalidParts(
     .execute();
 }
 
-/** Per country, the part seen available at the most stores since `since` (the control part). */
+/** The part seen available at the most stores of a country, and how many stores answered. */
+export type BusiestPart = { partNumber: string; stores: number; observedStores: number };
+
+/**
+ * Per country, the part seen available at the most stores since `since`, with the number of
+ * the country's stores any answer reported on in that time (the control part's candidates).
+ */
 export async function findBusiestParts(
   db: Executor,
   since: Date,
-): Promise<Map<string, { partNumber: string; stores: number }>> {
-  const rows = await db
-    .selectFrom('availability_snapshots')
-    .innerJoin('stores', 'stores.store_id', 'availability_snapshots.store_id')
-    .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
-    .select(['countries.country_code', 'availability_snapshots.part_number'])
-    .select((eb) => eb.fn.countAll<number>().as('stores'))
-    .where('availability_snapshots.status', '=', 'available')
-    .where('availability_snapshots.observed_at', '>=', since)
-    .groupBy(['countries.country_code', 'availability_snapshots.part_number'])
-    .execute();
-  const best = new Map<string, { partNumber: string; stores: number }>();
+): Promise<Map<string, BusiestPart>> {
+  const [rows, observed] = await Promise.all([
+    db
+      .selectFrom('availability_snapshots')
+      .innerJoin('stores', 'stores.store_id', 'availability_snapshots.store_id')
+      .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
+      .select(['countries.country_code', 'availability_snapshots.part_number'])
+      .select((eb) => eb.fn.countAll<number>().as('stores'))
+      .where('availability_snapshots.status', '=', 'available')
+      .where('availability_snapshots.observed_at', '>=', since)
+      .groupBy(['countries.country_code', 'availability_snapshots.part_number'])
+      .execute(),
+    db
+      .selectFrom('availability_snapshots')
+      .innerJoin('stores', 'stores.store_id', 'availability_snapshots.store_id')
+      .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
+      .select('countries.country_code')
+      .select((eb) =>
+        eb.fn.count<number>('availability_snapshots.store_id').distinct().as('stores'),
+      )
+      .where('availability_snapshots.observed_at', '>=', since)
+      .groupBy('countries.country_code')
+      .execute(),
+  ]);
+  const observedByCountry = new Map(observed.map((row) => [row.country_code, Number(row.stores)]));
+  const best = new Map<string, BusiestPart>();
   for (const row of rows) {
     const stores = Number(row.stores);
     const current = best.get(row.country_code);
@@ -190,7 +210,11 @@ export async function findBusiestParts(
       stores > current.stores ||
       (stores === current.stores && row.part_number < current.partNumber)
     ) {
-      best.set(row.country_code, { partNumber: row.part_number, stores });
+      best.set(row.country_code, {
+        partNumber: row.part_number,
+        stores,
+        observedStores: observedByCountry.get(row.country_code) ?? stores,
+      });
     }
   }
   return best;

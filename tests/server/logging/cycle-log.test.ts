@@ -143,6 +143,7 @@ describe('the configured watcher’s log', () => {
           pollIntervalSeconds: 1,
           upstreamRatePerMinute: 600,
           upstreamBurst: 5,
+          fullSweepMinutes: 60,
         },
         upstream: {
           baseUrl: watch.simulator.url,

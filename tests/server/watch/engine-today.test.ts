@@ -276,6 +276,53 @@ describe('the control part', () => {
     watch.advance(MINUTE);
     const believed = await watch.runCycle();
     expect(believed.alertsEnqueued).toBeGreaterThan(0);
+    const status = await computeWatchStatus(watch.db, {
+      now: watch.now(),
+      controlParts: new Map([['US', control]]),
+    });
+    expect(status.countries.find((country) => country.country_code === 'US')).toMatchObject({
+      control_part: control,
+    });
+  });
+
+  it('takes no control in a launch week: a part in stock at one store does not cast doubt on other areas', async () => {
+    const watch = await startHarness({ controlParts: new Map() });
+    const part = listSeedParts('US', 'iphone16pro')[0];
+    for (const storeId of listSeedStores('en_US')) {
+      for (const seedPart of listSeedParts('US', 'iphone16pro'))
+        watch.simulator.setStatus(storeId, seedPart, 'unavailable');
+    }
+    const user = await watch.createUser('premium', 'best');
+    await watch.createSearch(user, {
+      productId: 'iphone16pro',
+      storeId: 'R095',
+      preferred: [part],
+    });
+    await watch.createSearch(user, {
+      productId: 'iphone16pro',
+      storeId: 'R075',
+      preferred: [part],
+    });
+    expect(await watch.runCycle()).toMatchObject({ failed: 0 });
+
+    // New York gets one phone; San Francisco's answers still read all-negative for it.
+    watch.simulator.setStatus('R095', part, 'available');
+    watch.advance(MINUTE);
+    const cycle = await watch.runCycle();
+    expect(cycle).toMatchObject({ failed: 0 });
+    expect(cycle.alertsEnqueued).toBeGreaterThan(0);
+    watch.advance(MINUTE);
+    expect(await watch.runCycle()).toMatchObject({ failed: 0 });
+    const [target] = await watch.db
+      .selectFrom('poll_targets')
+      .select(['consecutive_failures', 'last_failure_kind'])
+      .where('store_id', '=', 'R075')
+      .execute();
+    expect(target).toEqual({ consecutive_failures: 0, last_failure_kind: null });
+    const status = await computeWatchStatus(watch.db, { now: watch.now() });
+    expect(status.countries.find((country) => country.country_code === 'US')).toMatchObject({
+      control_part: null,
+    });
   });
 });
 
