@@ -61,9 +61,9 @@ describe('npm start in a terminal', () => {
   let server: ChildProcessWithoutNullStreams | undefined;
   let output = '';
 
-  /** Starts `server/main.ts` as `npm start` does, through tsx, as its own process. */
+  /** Starts `server/main.ts` as `npm start` does (Node's own type stripping), as its own process. */
   const spawnServer = (): ChildProcessWithoutNullStreams =>
-    spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    spawn(process.execPath, ['server/main.ts'], {
       cwd: rootDir,
       env: { ...process.env, DATABASE_URL: '', ...environment },
     });
