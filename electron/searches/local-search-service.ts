@@ -76,8 +76,8 @@ export function createLocalSearchService(deps: LocalSearchServiceDeps): LocalSea
   };
   const view = (search: LocalSearch): Search =>
     toSearchView(search, catalog, watch.countStoresWithInventory(search));
-  const checkChoice = (productType: string, storeId: string) => {
-    const mismatch = checkCatalogChoice(catalog, productType, storeId);
+  const checkChoice = (productType: string, storeId: string, current?: LocalSearch) => {
+    const mismatch = checkCatalogChoice(catalog, productType, storeId, current);
     if (mismatch !== null) {
       throw new DesktopError('invalid_input', MISMATCH_REASONS[mismatch.field], {
         message: mismatch.message,
@@ -116,7 +116,7 @@ export function createLocalSearchService(deps: LocalSearchServiceDeps): LocalSea
     },
     update: (id, update) => {
       const current = find(id);
-      checkChoice(update.product_type, update.store_id);
+      checkChoice(update.product_type, update.store_id, current);
       const updated = applySearchUpdate(current, update, catalog);
       storage.writeSearches(
         storage.readSearches().map((search) => (search.id === id ? updated : search)),

@@ -10,6 +10,7 @@ import { describeCreateSearchError, readErrorBody } from '../api/api-errors.ts';
 import { useProducts, useStores } from '../api/catalog-queries.ts';
 import { useCreateSearch } from '../api/search-queries.ts';
 import { useAuth } from '../auth/auth-context.tsx';
+import { listProductsForStore, listStoresForProduct } from './product-availability.ts';
 import {
   filterStoreOption,
   SELECT_MENU_PROPS,
@@ -30,8 +31,16 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
   const [product, setProduct] = useState<ProductOption | null>(null);
   const [store, setStore] = useState<StoreOption | null>(null);
 
-  const productOptions = useMemo(() => toProductOptions(products.data ?? []), [products.data]);
-  const storeOptions = useMemo(() => toStoreOptions(stores.data ?? []), [stores.data]);
+  // Each list offers only what is sold with the other's choice: at a US store no type retired
+  // in the US, for such a type only stores in the countries still selling it.
+  const productOptions = useMemo(
+    () => toProductOptions(listProductsForStore(products.data ?? [], store?.store)),
+    [products.data, store],
+  );
+  const storeOptions = useMemo(() => {
+    const chosen = products.data?.find((candidate) => candidate.product_id === product?.value);
+    return toStoreOptions(listStoresForProduct(stores.data ?? [], chosen));
+  }, [stores.data, products.data, product]);
   const isBusy = creation.isPending;
   const canCreate = product !== null && store !== null && !isBusy;
   const errorBody = creation.isError ? readErrorBody(creation.error) : {};
@@ -97,6 +106,7 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
             options={productOptions}
             value={product}
             onChange={setProduct}
+            isClearable
             isLoading={products.isPending}
             isDisabled={isBusy}
             placeholder="Select a product"
@@ -111,6 +121,7 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
             options={storeOptions}
             value={store}
             onChange={setStore}
+            isClearable
             filterOption={filterStoreOption}
             isLoading={stores.isPending}
             isDisabled={isBusy}

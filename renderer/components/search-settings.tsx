@@ -13,6 +13,7 @@ import {
   toStoreOptions,
 } from './select-options.ts';
 import { DistanceLimitField } from './distance-limit-field.tsx';
+import { isSoldAtStore } from './product-availability.ts';
 
 /** Spec texts of the settings panel. */
 export const PREFERRED_MODEL_HINT =
@@ -48,8 +49,30 @@ export function SearchSettings({
   onChange: (change: SettingChange) => void;
 }) {
   const isSaving = saveStatus === 'saving';
-  const productOptions = useMemo(() => toProductOptions(products), [products]);
-  const storeOptions = useMemo(() => toStoreOptions(stores), [stores]);
+  // Only what a search may move to: types sold in its store's country and stores in the
+  // countries where its type is sold, besides its own type and store (kept even once retired).
+  const productOptions = useMemo(() => {
+    const store = stores.find((candidate) => candidate.store_id === search.store_id);
+    return toProductOptions(
+      products.filter(
+        (product) =>
+          product.product_id === search.product_type ||
+          store === undefined ||
+          isSoldAtStore(product, store),
+      ),
+    );
+  }, [products, stores, search.product_type, search.store_id]);
+  const storeOptions = useMemo(() => {
+    const product = products.find((candidate) => candidate.product_id === search.product_type);
+    return toStoreOptions(
+      stores.filter(
+        (store) =>
+          store.store_id === search.store_id ||
+          product === undefined ||
+          isSoldAtStore(product, store),
+      ),
+    );
+  }, [products, stores, search.product_type, search.store_id]);
   const preferred = search.product_models
     .filter((model) => model.is_preferred)
     .map((model) => model.part_number);

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { describeRequestError } from '../api/api-errors.ts';
-import { useProducts } from '../api/catalog-queries.ts';
+import { useProducts, useStores } from '../api/catalog-queries.ts';
 import { useMySearches } from '../api/search-queries.ts';
 import { loadChunk } from '../components/chunk-loading.ts';
 import { DesktopWatchPanel } from '../components/desktop-watch-panel.tsx';
@@ -33,8 +33,10 @@ const DeleteSearchModal = lazy(() =>
 export function MySearchesScreen() {
   usePageTitle('My Searches');
   const searches = useMySearches();
-  // Searches of types the catalog no longer offers keep working and say so.
+  // Searches of types the catalog no longer offers (anywhere, or in their store's country) keep
+  // working and say so.
   const products = useProducts();
+  const stores = useStores();
   const modals = useSearchModalsStore();
   const host = useHost();
   // Once opened, the dialog stays mounted so it can fade out instead of vanishing.
@@ -68,7 +70,11 @@ export function MySearchesScreen() {
             <SearchCard
               search={search}
               onDelete={modals.askDeleteSearch}
-              isNoLongerSold={isNoLongerSold(search.product_type, products.data)}
+              isNoLongerSold={isNoLongerSold(
+                search.product_type,
+                products.data,
+                stores.data?.find((store) => store.store_id === search.store_id),
+              )}
             />
           </div>
         ))}

@@ -109,6 +109,7 @@ function SearchDetail({ search }: { search: Search }) {
   const products = useProducts();
   const stores = useStores();
   const update = useUpdateSearch(search.search_id);
+  const searchStore = stores.data?.find((store) => store.store_id === search.store_id);
   const [saveStatus, setSaveStatus] = useState<SaveStatus>('idle');
   const [isDeleteOpen, setIsDeleteOpen] = useState(false);
 
@@ -128,7 +129,7 @@ function SearchDetail({ search }: { search: Search }) {
       <SearchSettings
         key={`${search.product_type}-${search.store_id}`}
         search={search}
-        products={includeSearchProduct(products.data ?? [], search)}
+        products={includeSearchProduct(products.data ?? [], search, searchStore)}
         stores={stores.data ?? []}
         isTextAllowed={account.data?.capabilities.text_notifications_allowed ?? false}
         isLocal={isLocal}
@@ -169,7 +170,9 @@ function SearchDetail({ search }: { search: Search }) {
             <h1 className="h3 mb-0 d-flex align-items-center gap-2">
               {search.product_name}
               {search.is_paused === true ? <PausedBadge /> : null}
-              {isNoLongerSold(search.product_type, products.data) ? <NoLongerSoldBadge /> : null}
+              {isNoLongerSold(search.product_type, products.data, searchStore) ? (
+                <NoLongerSoldBadge />
+              ) : null}
             </h1>
             <p className="text-body-secondary mb-0" data-testid="search-location">
               {formatSearchLocation(search)}

@@ -3,7 +3,9 @@ import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
 import { getPlan, isPaidPlan, PLANS, type Plan } from '#shared/domain/plans.ts';
 import type { Executor } from '#server/db/database.ts';
+import { listProductTypeCountries } from '#server/db/repositories/catalog-changes-repository.ts';
 import {
+  findCountry,
   findProductType,
   findStoreWithCountry,
   listProductModels,
@@ -249,7 +251,9 @@ export async function createUserSearch(
         { reason: describeSearchLimit(plan) },
       );
     }
-    const { countryCode } = await requireCatalogEntries(trx, input.product_type, input.store_id);
+    const { countryCode } = await requireCatalogEntries(trx, input.product_type, input.store_id, {
+      isNewChoice: true,
+    });
     const parts = await resolvePreferredParts(
       trx,
       input.product_type,
@@ -284,11 +288,15 @@ export async function updateUserSearch(
 ): Promise<Search> {
   const search = await db.transaction().execute(async (trx) => {
     const existing = await requireOwnedSearch(trx, user, searchId);
-    const { countryCode } = await requireCatalogEntries(trx, input.product_type, input.store_id);
     // After a product or store change the client may still send the old models: drop them
     // rather than refuse, since the old choice cannot apply to the new product.
     const isCatalogChange =
       existing.product_type !== input.product_type || existing.store_id !== input.store_id;
+    // A search of a type since retired in its country keeps working and stays editable; only
+    // moving a search onto such a type or store is refused.
+    const { countryCode } = await requireCatalogEntries(trx, input.product_type, input.store_id, {
+      isNewChoice: isCatalogChange,
+    });
     const parts = await resolvePreferredParts(
       trx,
       input.product_type,
@@ -350,6 +358,7 @@ async function requireCatalogEntries(
   db: Executor,
   productType: string,
   storeId: string,
+  options: { isNewChoice: boolean },
 ): Promise<{ countryCode: string }> {
   const [product, store] = await Promise.all([
     findProductType(db, productType),
@@ -361,7 +370,41 @@ async function requireCatalogEntries(
   if (store === undefined) {
     throw invalidInput('store_id', `unknown store "${storeId}"`);
   }
+  if (options.isNewChoice) {
+    // A type on sale elsewhere is refused where it is not: retired in that country, or never
+    // sold there (no models to watch). A type sold nowhere any more is still accepted, as it
+    // was before retirement was per country: the demo account and older clients make such
+    // searches, whose pages then say "no longer sold"; the pickers never offer one.
+    const soldIn = await listProductTypeCountries(db, productType);
+    if (soldIn.length > 0 && !soldIn.includes(store.country_code)) {
+      throw await describeNotSoldThere(db, product, store.country_code);
+    }
+  }
   return { countryCode: store.country_code };
+}
+
+/**
+ * The 400 for a type not sold in the store's country: retired there, or never in the catalog
+ * for that country, said in words the create dialog shows as they are.
+ */
+async function describeNotSoldThere(
+  db: Executor,
+  product: { product_id: string; product_name: string },
+  countryCode: string,
+): Promise<AppError> {
+  const [country, models] = await Promise.all([
+    findCountry(db, countryCode),
+    listProductModels(db, product.product_id, countryCode),
+  ]);
+  const place = country?.display_name ?? countryCode;
+  const detail =
+    models.length > 0
+      ? `${product.product_name} is no longer sold in this store's country (${place})`
+      : `${product.product_name} is not sold in this store's country (${place})`;
+  return new AppError(400, ERROR_CODES.invalidInput, `product_type: ${detail}`, {
+    field: 'product_type',
+    reason: `${detail}. Please choose another product, or a store in a country where it is sold.`,
+  });
 }
 
 async function resolvePreferredParts(

@@ -4,6 +4,11 @@ import { z } from 'zod';
 export const productSchema = z.object({
   product_id: z.string(),
   product_name: z.string(),
+  /**
+   * Countries (two-letter codes) where it is sold: a type retired in a country, or with no
+   * part numbers known there, is not offered for new searches at that country's stores.
+   */
+  sold_in: z.array(z.string()),
 });
 /** A product type. */
 export type Product = z.infer<typeof productSchema>;

@@ -4,6 +4,7 @@ import {
   PRODUCT_MODEL_SEEDS,
   PRODUCT_TYPE_SEEDS,
   STORE_SEEDS,
+  isModelSold,
   listCurrentProductTypes,
   localeToCountryCode,
   type ProductModelSeed,
@@ -34,6 +35,8 @@ export type DesktopCatalog = {
   listStores: () => Store[];
   listCountries: () => Country[];
   findProduct: (productId: string) => Product | undefined;
+  /** Whether a new search of the type may be made in the country: a model of it is sold there. */
+  isSoldIn: (productId: string, countryCode: string) => boolean;
   findStore: (storeId: string) => CatalogStore | undefined;
   /** The stores of a country (the watch loop estimates which stores one answer lists). */
   listCountryStores: (countryCode: string) => readonly CatalogStore[];
@@ -57,13 +60,22 @@ export function createDesktopCatalog(
   // new searches, but stay findable so a local search made before their retirement still shows.
   const byOrder = (a: ProductTypeSeed, b: ProductTypeSeed): number =>
     a.sort_order - b.sort_order || a.product_id.localeCompare(b.product_id);
+  // Countries where each type has a model sold; a type retired everywhere is sold nowhere.
+  const soldIn = new Map<string, Set<string>>();
+  for (const model of modelSeeds.filter(isModelSold)) {
+    soldIn.set(
+      model.product_id,
+      (soldIn.get(model.product_id) ?? new Set()).add(model.country_code),
+    );
+  }
+  const current = listCurrentProductTypes(PRODUCT_TYPE_SEEDS, modelSeeds);
+  const currentIds = new Set(current.map((type) => type.product_id));
   const toProduct = ({ product_id, product_name }: ProductTypeSeed): Product => ({
     product_id,
     product_name,
+    sold_in: currentIds.has(product_id) ? [...(soldIn.get(product_id) ?? [])].sort() : [],
   });
-  const products: Product[] = listCurrentProductTypes(PRODUCT_TYPE_SEEDS, modelSeeds)
-    .sort(byOrder)
-    .map(toProduct);
+  const products: Product[] = current.sort(byOrder).map(toProduct);
   const allProducts: Product[] = [...PRODUCT_TYPE_SEEDS].sort(byOrder).map(toProduct);
   const stores: Store[] = [...storeSeeds]
     .sort(
@@ -108,6 +120,10 @@ export function createDesktopCatalog(
     listStores: () => stores,
     listCountries: () => countries,
     findProduct: (productId) => allProducts.find((product) => product.product_id === productId),
+    isSoldIn: (productId, countryCode) =>
+      allProducts.some(
+        (product) => product.product_id === productId && product.sold_in.includes(countryCode),
+      ),
     findStore: (storeId) => storesById.get(storeId),
     listCountryStores: (countryCode) => storesByCountry.get(countryCode) ?? [],
     listModels: (productId, countryCode) => modelsByKey.get(`${productId}|${countryCode}`) ?? [],

@@ -47,18 +47,30 @@ export function toSearchView(
   };
 }
 
-/** Checks that the product type exists and is sold in the store's country. */
+/**
+ * Checks that the product type and store exist and that the type is sold in the store's
+ * country. A search keeping its own type and store (`current`) passes even once the type is
+ * retired there: it keeps working; only a new choice must be on sale.
+ */
 export function checkCatalogChoice(
   catalog: DesktopCatalog,
   productType: string,
   storeId: string,
+  current?: { product_type: string; store_id: string },
 ): CatalogMismatch | null {
   if (catalog.findProduct(productType) === undefined) {
     return { field: 'product_type', message: 'product_type: Unknown product type' };
   }
   const store = catalog.findStore(storeId);
   if (store === undefined) return { field: 'store_id', message: 'store_id: Unknown store' };
-  if (catalog.listModels(productType, store.country_code).length === 0) {
+  const isUnchanged = current?.product_type === productType && current.store_id === storeId;
+  // As the API: a type on sale elsewhere is refused where it is not (retired there); one sold
+  // nowhere any more stays allowed where it had models, its search saying "no longer sold".
+  const isRetiredThere =
+    !isUnchanged &&
+    (catalog.findProduct(productType)?.sold_in.length ?? 0) > 0 &&
+    !catalog.isSoldIn(productType, store.country_code);
+  if (isRetiredThere || catalog.listModels(productType, store.country_code).length === 0) {
     return {
       field: 'product_type',
       message: "product_type: This product isn't sold in that store's country",

@@ -162,4 +162,70 @@ describe('CreateSearchModal', () => {
     expect(isClosed()).toBe(true);
     expect(within(dialog).queryByText('iPhone 16 Pro')).toBeNull();
   });
+
+  describe('with a type retired in one country', () => {
+    // iPhone 17 Pro is no longer sold in the US but still is in Australia.
+    const retiredInUs = {
+      product_id: 'iphone17pro',
+      product_name: 'iPhone 17 Pro',
+      sold_in: ['AU'],
+    };
+    const sydney = {
+      ...stores[0],
+      store_id: 'R238',
+      store_name: 'Sydney',
+      city: 'Sydney',
+      state_code: 'NSW',
+      state_name: 'New South Wales',
+      country_locale: 'en_AU',
+    };
+
+    function renderCatalogModal() {
+      const api = createFakeApi({
+        'GET /products': () => ({ status: 200, body: [...products, retiredInUs] }),
+        'GET /stores': () => ({ status: 200, body: [...stores, sydney] }),
+        'POST /searches': () => ({ status: 201, body: search }),
+      });
+      renderWithApp(
+        [{ path: '/', element: <CreateSearchModal isOpen onClose={() => undefined} /> }],
+        {
+          api,
+        },
+      );
+    }
+
+    /** The option texts of an open react-select. */
+    async function listOptions(label: string): Promise<string[]> {
+      const input = screen.getByLabelText(label);
+      fireEvent.focus(input);
+      fireEvent.keyDown(input, { key: 'ArrowDown' });
+      const listbox = await screen.findByRole('listbox');
+      const texts = within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent ?? '');
+      fireEvent.keyDown(input, { key: 'Escape' });
+      return texts;
+    }
+
+    it('does not offer it at a US store but does at an Australian one', async () => {
+      renderCatalogModal();
+      await screen.findByLabelText('Select a product');
+      await waitFor(async () =>
+        expect(await listOptions('Select a product')).toContain('iPhone 17 Pro'),
+      );
+      await choose('Select a store', 'Union Square | San Francisco, CA');
+      const atUnionSquare = await listOptions('Select a product');
+      expect(atUnionSquare).toContain('iPhone 16 Pro');
+      expect(atUnionSquare).not.toContain('iPhone 17 Pro');
+      await choose('Select a store', 'Sydney | Sydney, NSW');
+      expect(await listOptions('Select a product')).toContain('iPhone 17 Pro');
+    });
+
+    it('offers only stores of the countries still selling it once it is chosen', async () => {
+      renderCatalogModal();
+      await waitFor(async () => expect(await listOptions('Select a store')).toHaveLength(3));
+      await choose('Select a product', 'iPhone 17 Pro');
+      expect(await listOptions('Select a store')).toEqual(['Sydney | Sydney, NSW']);
+    });
+  });
 });

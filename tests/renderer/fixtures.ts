@@ -6,8 +6,12 @@ import type { RestockEvent, SearchHistory } from '#shared/api/watch.ts';
 
 /** Two product types. */
 export const products: Product[] = [
-  { product_id: 'iphone16pro', product_name: 'iPhone 16 Pro' },
-  { product_id: 'ipadair11cellular', product_name: 'iPad Air 11-inch (Wi-Fi + Cellular)' },
+  { product_id: 'iphone16pro', product_name: 'iPhone 16 Pro', sold_in: ['GB', 'US'] },
+  {
+    product_id: 'ipadair11cellular',
+    product_name: 'iPad Air 11-inch (Wi-Fi + Cellular)',
+    sold_in: ['GB', 'US'],
+  },
 ];
 
 /** Makes a store with defaults for fields the screens ignore. */

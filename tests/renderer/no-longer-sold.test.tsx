@@ -33,6 +33,7 @@ describe('searches of a retired product type', () => {
     expect(includeSearchProduct(currentProducts, search).at(-1)).toEqual({
       product_id: 'iphone16pro',
       product_name: 'iPhone 16 Pro (no longer sold)',
+      sold_in: [],
     });
     expect(includeSearchProduct(products, search)).toEqual(products);
   });
@@ -49,6 +50,51 @@ describe('searches of a retired product type', () => {
       }),
       'GET /account': () => ({ status: 200, body: account }),
       'GET /products': () => ({ status: 200, body: currentProducts }),
+      'GET /stores': () => ({ status: 200, body: stores }),
+    });
+    renderWithApp([{ path: '/search/:searchId', element: <SearchDetailRoute /> }], {
+      path: `/search/${search.search_id}`,
+      api,
+    });
+    const heading = await screen.findByRole('heading', { level: 1 });
+    expect(await within(heading).findByText('No longer sold')).toBeTruthy();
+    expect((await screen.findAllByText('iPhone 16 Pro (no longer sold)')).length).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it('are told apart per country once the store is known', () => {
+    // Sold in the UK only: a search at the San Francisco store (US) is no longer sold.
+    const ukOnly = products.map((product) =>
+      product.product_id === 'iphone16pro' ? { ...product, sold_in: ['GB'] } : product,
+    );
+    const [unionSquare, regentStreet] = stores;
+    expect(isNoLongerSold('iphone16pro', ukOnly)).toBe(false);
+    expect(isNoLongerSold('iphone16pro', ukOnly, unionSquare)).toBe(true);
+    expect(isNoLongerSold('iphone16pro', ukOnly, regentStreet)).toBe(false);
+    // It may still move to a store in a country selling it.
+    expect(includeSearchProduct(ukOnly, search, unionSquare).at(-1)).toEqual({
+      product_id: 'iphone16pro',
+      product_name: 'iPhone 16 Pro (no longer sold)',
+      sold_in: ['GB'],
+    });
+  });
+
+  it('say "No longer sold" on the search page when retired in the store’s country only', async () => {
+    const ukOnly = products.map((product) =>
+      product.product_id === 'iphone16pro' ? { ...product, sold_in: ['GB'] } : product,
+    );
+    const searchPath = `/searches/${search.search_id}`;
+    const api = createFakeApi({
+      [`GET ${searchPath}`]: () => ({ status: 200, body: search }),
+      [`GET ${searchPath}/inventory`]: () => ({ status: 200, body: inventory }),
+      [`GET ${searchPath}/history`]: () => ({ status: 200, body: emptyHistory }),
+      'GET /status': () => ({
+        status: 200,
+        body: { is_delayed: false, checked_at: '', hosts: [] },
+      }),
+      'GET /account': () => ({ status: 200, body: account }),
+      'GET /products': () => ({ status: 200, body: ukOnly }),
       'GET /stores': () => ({ status: 200, body: stores }),
     });
     renderWithApp([{ path: '/search/:searchId', element: <SearchDetailRoute /> }], {

@@ -41,7 +41,7 @@ export async function listNeighbours(
   return await query.orderBy('distance_miles').execute();
 }
 
-/** Count of available models per (product type, store), for the landing page. */
+/** Count of available models still sold, per (product type, store), for the landing page. */
 export async function countAvailableByProductAndStore(
   db: Executor,
 ): Promise<{ product_id: string; store_id: string; product_count: number }[]> {
@@ -57,13 +57,18 @@ export async function countAvailableByProductAndStore(
     .select(['m.product_id', 's.store_id'])
     .select((eb) => eb.fn.countAll<number>().as('product_count'))
     .where('s.status', '=', 'available')
+    // A model retired in a country (still watched for older searches) is not shown as on offer.
+    .where('m.retired_on', 'is', null)
     .groupBy(['m.product_id', 's.store_id'])
     .orderBy('m.product_id')
     .orderBy('product_count', 'desc')
     .execute();
 }
 
-/** Records the latest status of parts at a store (the watch engine writes these). */
+/**
+ * Records the latest status of parts at a store (the watch engine writes these), and keeps
+ * what searches show available (search_inventory) in step with the pairs that flipped.
+ */
 export async function upsertSnapshots(
   db: Executor,
   rows: readonly {
@@ -77,6 +82,20 @@ export async function upsertSnapshots(
   if (rows.length === 0) {
     return;
   }
+  const storeIds = rows.map((row) => row.store_id);
+  const partNumbers = rows.map((row) => row.part_number);
+  const wasAvailable = new Set(
+    (
+      await db
+        .selectFrom('availability_snapshots')
+        .select(['store_id', 'part_number'])
+        .where('status', '=', 'available')
+        .where(
+          sql<boolean>`(store_id, part_number) in (select * from unnest(${storeIds}::text[], ${partNumbers}::text[]))`,
+        )
+        .execute()
+    ).map((row) => `${row.store_id}|${row.part_number}`),
+  );
   await db
     .insertInto('availability_snapshots')
     .values(rows.map((row) => ({ ...row, changed_at: row.observed_at })))
@@ -94,9 +113,18 @@ export async function upsertSnapshots(
       })),
     )
     .execute();
+  await refreshPairInventory(
+    db,
+    rows.filter(
+      (row) => wasAvailable.has(`${row.store_id}|${row.part_number}`) !== (row.status === 'available'),
+    ),
+  );
 }
 
-/** Records how far neighbouring stores are from a store. */
+/**
+ * Records how far neighbouring stores are from a store; when a neighbour is new or its
+ * distance changed, what the store's nearby-including searches show is recomputed.
+ */
 export async function upsertNeighbours(
   db: Executor,
   storeId: string,
@@ -106,6 +134,18 @@ export async function upsertNeighbours(
   if (neighbours.length === 0) {
     return;
   }
+  const known = new Map(
+    (
+      await db
+        .selectFrom('store_neighbours')
+        .select(['neighbour_store_id', 'distance_miles'])
+        .where('store_id', '=', storeId)
+        .execute()
+    ).map((row) => [row.neighbour_store_id, row.distance_miles]),
+  );
+  const isChanged = neighbours.some(
+    (neighbour) => known.get(neighbour.neighbour_store_id) !== neighbour.distance_miles,
+  );
   await db
     .insertInto('store_neighbours')
     .values(neighbours.map((n) => ({ store_id: storeId, ...n, observed_at: observedAt })))
@@ -116,6 +156,7 @@ export async function upsertNeighbours(
       })),
     )
     .execute();
+  if (isChanged) await refreshSearchInventory(db, { nearbyOfStoreIds: [storeId] });
 }
 
 /** Records reverse distances (neighbour to store) where none is known yet; a store's own answer wins. */
@@ -129,7 +170,7 @@ export async function insertReverseNeighbours(
   if (rows.length === 0) {
     return;
   }
-  await db
+  const inserted = await db
     .insertInto('store_neighbours')
     .values(
       rows.map((n) => ({
@@ -140,7 +181,12 @@ export async function insertReverseNeighbours(
       })),
     )
     .onConflict((conflict) => conflict.columns(['store_id', 'neighbour_store_id']).doNothing())
+    .returning('store_id')
     .execute();
+  // Stores that gained a neighbour: their nearby-including searches may show more now.
+  await refreshSearchInventory(db, {
+    nearbyOfStoreIds: [...new Set(inserted.map((row) => row.store_id))],
+  });
 }
 
 /** Notes parts seen as `unknown` where nothing is known yet; a known status is never overwritten. */

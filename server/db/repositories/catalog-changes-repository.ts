@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { CatalogModelRow, CatalogTypeRow } from '#shared/catalog/catalog-diff.ts';
 import type { Executor } from '../database.ts';
 import type { CatalogChangesTable } from '../schema.ts';
@@ -113,24 +113,41 @@ export async function findLatestCatalogChange(
   return await query.orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
 }
 
-/** Product types someone can start watching: not retired, with a model sold somewhere. */
+/**
+ * Product types someone can start watching: not retired, with a model sold somewhere, each
+ * with the countries where it has a model sold (a type retired in one country is still offered
+ * in the others).
+ */
 export async function listCurrentProductTypes(
   db: Executor,
-): Promise<{ product_id: string; product_name: string }[]> {
+): Promise<{ product_id: string; product_name: string; sold_in: string[] }[]> {
   return await db
     .selectFrom('product_types as t')
+    .innerJoin('product_models as m', 'm.product_id', 't.product_id')
     .select(['t.product_id', 't.product_name'])
+    .select(sql<string[]>`array_agg(distinct m.country_code order by m.country_code)`.as('sold_in'))
     .where('t.retired_on', 'is', null)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('product_models as m')
-          .select('m.part_number')
-          .whereRef('m.product_id', '=', 't.product_id')
-          .where('m.retired_on', 'is', null),
-      ),
-    )
+    .where('m.retired_on', 'is', null)
+    .groupBy(['t.product_id', 't.product_name', 't.sort_order'])
     .orderBy('t.sort_order')
     .orderBy('t.product_id')
     .execute();
+}
+
+/**
+ * Countries where a product type is sold: those with a model not retired, none when the type
+ * itself is retired.
+ */
+export async function listProductTypeCountries(db: Executor, productId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('product_types as t')
+    .innerJoin('product_models as m', 'm.product_id', 't.product_id')
+    .select('m.country_code')
+    .distinct()
+    .where('t.product_id', '=', productId)
+    .where('t.retired_on', 'is', null)
+    .where('m.retired_on', 'is', null)
+    .orderBy('m.country_code')
+    .execute();
+  return rows.map((row) => row.country_code);
 }

@@ -77,7 +77,19 @@ export async function listCountries(db: Executor): Promise<CountryRow[]> {
   return await db.selectFrom('countries').selectAll().orderBy('display_name').execute();
 }
 
-/** Models of a product type sold in a country, in a stable order. */
+/** One country by its two-letter code, or undefined. */
+export async function findCountry(
+  db: Executor,
+  countryCode: string,
+): Promise<CountryRow | undefined> {
+  return await db
+    .selectFrom('countries')
+    .selectAll()
+    .where('country_code', '=', countryCode)
+    .executeTakeFirst();
+}
+
+/** Models of a product type in a country (retired ones too), in a stable order. */
 export async function listProductModels(
   db: Executor,
   productId: string,

@@ -26,7 +26,7 @@ describe('public catalog endpoints', () => {
     expect(products.map((p) => p.product_name)).toEqual(
       expect.arrayContaining(['iPhone 16', 'iPhone 18 Pro Max']),
     );
-    expect(Object.keys(products[0]).sort()).toEqual(['product_id', 'product_name']);
+    expect(Object.keys(products[0]).sort()).toEqual(['product_id', 'product_name', 'sold_in']);
   });
 
   it('lists the newest iPhones first and leaves out types sold nowhere', async () => {

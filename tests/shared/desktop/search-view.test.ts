@@ -91,19 +91,42 @@ describe('local searches in the API shape', () => {
   });
 
   it('names the field of an unknown product, store, or a product not sold in that country', () => {
-    expect(checkCatalogChoice(catalog, 'iphone16pro', 'R095')).toBeNull();
+    expect(checkCatalogChoice(catalog, 'iphone16', 'R095')).toBeNull();
     expect(checkCatalogChoice(catalog, 'toaster', 'R095')?.field).toBe('product_type');
-    expect(checkCatalogChoice(catalog, 'iphone16pro', 'R999')?.field).toBe('store_id');
+    expect(checkCatalogChoice(catalog, 'iphone16', 'R999')?.field).toBe('store_id');
     // Only the iPhone 16 family is sold outside the US in the curated catalog.
     const ukStore = catalog.listStores().find((store) => store.country_locale === 'en_GB');
     expect(checkCatalogChoice(catalog, 'iphone14', ukStore!.store_id)?.field).toBe('product_type');
+  });
+
+  it('refuses a new search of a type retired in the store’s country, but keeps an existing one', () => {
+    const sydney = catalog.listStores().find((store) => store.country_locale === 'en_AU');
+    // iPhone 17 Pro: retired in the US, still sold in Australia.
+    expect(checkCatalogChoice(catalog, 'iphone17pro', 'R095')?.field).toBe('product_type');
+    expect(checkCatalogChoice(catalog, 'iphone17pro', sydney!.store_id)).toBeNull();
+    // A type sold nowhere any more is still allowed where it had models, as by the API.
+    expect(checkCatalogChoice(catalog, 'iphone16pro', 'R095')).toBeNull();
+    const existing = { product_type: 'iphone17pro', store_id: 'R095' };
+    expect(checkCatalogChoice(catalog, 'iphone17pro', 'R095', existing)).toBeNull();
+    const otherUsStore = catalog
+      .listStores()
+      .find((store) => store.country_locale === 'en_US' && store.store_id !== 'R095');
+    expect(
+      checkCatalogChoice(catalog, 'iphone17pro', otherUsStore!.store_id, existing)?.field,
+    ).toBe('product_type');
+    expect(catalog.isSoldIn('iphone17pro', 'US')).toBe(false);
+    expect(catalog.isSoldIn('iphone17pro', 'AU')).toBe(true);
   });
 
   it('lists the bundled catalog in the API order: newest types first, none sold nowhere', () => {
     expect(catalog.listProducts()[0]).toEqual({
       product_id: 'iphone18promax',
       product_name: 'iPhone 18 Pro Max',
+      sold_in: ['CA', 'GB', 'US'],
     });
+    const pro = catalog.listProducts().find((product) => product.product_id === 'iphone17pro');
+    expect(pro?.sold_in).toContain('AU');
+    expect(pro?.sold_in).not.toContain('US');
     const ids = catalog.listProducts().map((product) => product.product_id);
     expect(ids).not.toContain('iphone16pro');
     // A search made before the type's retirement still finds it.
