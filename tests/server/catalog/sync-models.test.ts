@@ -6,8 +6,10 @@ import type { CatalogTypeRow } from '#shared/catalog/catalog-diff.ts';
 import {
   ModelSyncError,
   matchProductType,
+  planBuyPageVisits,
   syncModelsFromBuyPages,
 } from '#server/catalog/sync-models.ts';
+import { PRODUCT_MODEL_SEEDS, PRODUCT_TYPE_SEEDS } from '#shared/catalog/models.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import {
@@ -245,5 +247,43 @@ describe('matchProductType', () => {
   it('falls back to a page’s only type and leaves a shared page’s unclear product unmatched', () => {
     expect(matchProductType(product('Something 256GB'), [pro])).toBe(pro);
     expect(matchProductType(product('Something 256GB'), [pro, proMax])).toBeUndefined();
+  });
+});
+
+describe('planBuyPageVisits over the bundled catalog', () => {
+  const types: CatalogTypeRow[] = PRODUCT_TYPE_SEEDS.map((type) => ({
+    product_id: type.product_id,
+    product_name: type.product_name,
+    family: type.family,
+    sort_order: type.sort_order,
+    launched_on: type.launched_on ?? null,
+    retired_on: type.retired_on ?? null,
+    buy_page: type.buy_page ?? null,
+  }));
+  const models = PRODUCT_MODEL_SEEDS.map((model) => ({
+    ...model,
+    source: model.source ?? '',
+    retired_on: model.retired_on ?? null,
+  }));
+  const visits = planBuyPageVisits('http://127.0.0.1:4010', types, models);
+  const visited = (productId: string) =>
+    visits
+      .filter((visit) => visit.types.some((type) => type.product_id === productId))
+      .map((visit) => visit.countryCode);
+
+  it('leaves AirPods and Watch out: the research records no buy page for them (docs/catalog.md)', () => {
+    const unsynced = types.filter((type) =>
+      ['earbuds', 'headphones', 'watch'].includes(type.family),
+    );
+    expect(unsynced.map((type) => type.buy_page)).toEqual(unsynced.map(() => null));
+    // AirPods Pro 3 is on sale in the US, yet no page is read for it.
+    expect(models.some((m) => m.product_id === 'airpodspro' && m.retired_on === null)).toBe(true);
+    expect(visited('airpodspro')).toEqual([]);
+  });
+
+  it('reads a type’s page only in the countries where it is still sold', () => {
+    expect(visited('iphone17pro')).toContain('AU');
+    expect(visited('iphone17pro')).not.toContain('US');
+    expect(visited('iphone18pro')).toEqual(['CA', 'GB', 'US']);
   });
 });
