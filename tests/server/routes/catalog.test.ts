@@ -121,9 +121,13 @@ describe('public catalog endpoints', () => {
       snapshot(first, 'available'),
       snapshot(second, 'available'),
       snapshot(third, 'unavailable'),
+      // iPhone 17 Pro is retired in the US only: Sydney's stock counts, Fifth Avenue's does not.
+      snapshot('MG7K4LL/A', 'available'),
+      { ...snapshot('MG8G4X/A', 'available'), store_id: 'R238' },
     ]);
     // Served from memory: the new counts show once the 15 s cache has been refreshed. Newest
-    // types lead; a retired type's leftover stock is not offered on the landing page.
+    // types lead; a retired type's leftover stock is not offered on the landing page, nor a
+    // type's stock in a country where it is retired.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 15_000 });
     await expect
       .poll(async () =>
@@ -133,6 +137,7 @@ describe('public catalog endpoints', () => {
       )
       .toEqual([
         { product_type: 'iphone18pro', inventory: [{ store_id: 'R095', product_count: 2 }] },
+        { product_type: 'iphone17pro', inventory: [{ store_id: 'R238', product_count: 1 }] },
         { product_type: 'iphone16', inventory: [{ store_id: 'R095', product_count: 1 }] },
       ]);
   });
