@@ -8,6 +8,7 @@ import * as billing from './migrations/0004-billing.ts';
 import * as accountLifecycle from './migrations/0005-account-lifecycle.ts';
 import * as catalogLifecycle from './migrations/0006-catalog-lifecycle.ts';
 import * as egressAndSeeds from './migrations/0007-egress-and-seeds.ts';
+import * as searchInventory from './migrations/0009-search-inventory.ts';
 
 /** Every migration in order; files are imported statically so bundles and tsx agree. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0005-account-lifecycle': accountLifecycle,
   '0006-catalog-lifecycle': catalogLifecycle,
   '0007-egress-and-seeds': egressAndSeeds,
+  '0009-search-inventory': searchInventory,
 };
 
 /** The names of every migration this program knows, oldest first. */

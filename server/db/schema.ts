@@ -160,6 +160,16 @@ export type AvailabilitySnapshotsTable = {
   changed_at: Date;
 };
 
+/**
+ * A (covered store, shown model) pair a search shows available now, kept by the writers of
+ * snapshots, neighbours, searches and models (search-inventory-repository.ts).
+ */
+export type SearchInventoryTable = {
+  search_id: string;
+  store_id: string;
+  part_number: string;
+};
+
 /** Distance between a store and a neighbour as the upstream last reported it. */
 export type StoreNeighboursTable = {
   store_id: string;
@@ -370,6 +380,7 @@ export type Database = {
   search_preferred_models: SearchPreferredModelsTable;
   availability_snapshots: AvailabilitySnapshotsTable;
   store_neighbours: StoreNeighboursTable;
+  search_inventory: SearchInventoryTable;
   availability_events: AvailabilityEventsTable;
   poll_targets: PollTargetsTable;
   upstream_hosts: UpstreamHostsTable;

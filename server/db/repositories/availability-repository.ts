@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../database.ts';
 import type { AvailabilityEventsTable, AvailabilitySnapshotsTable } from '../schema.ts';
+import { refreshPairInventory, refreshSearchInventory } from './search-inventory-repository.ts';
 
 /** A snapshot row. */
 export type SnapshotRow = Selectable<AvailabilitySnapshotsTable>;
@@ -116,7 +117,8 @@ export async function upsertSnapshots(
   await refreshPairInventory(
     db,
     rows.filter(
-      (row) => wasAvailable.has(`${row.store_id}|${row.part_number}`) !== (row.status === 'available'),
+      (row) =>
+        wasAvailable.has(`${row.store_id}|${row.part_number}`) !== (row.status === 'available'),
     ),
   );
 }

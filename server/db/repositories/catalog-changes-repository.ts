@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { CatalogModelRow, CatalogTypeRow } from '#shared/catalog/catalog-diff.ts';
 import type { Executor } from '../database.ts';
 import type { CatalogChangesTable } from '../schema.ts';
+import { refreshSearchInventory } from './search-inventory-repository.ts';
 
 /** One logged catalog change. */
 export type CatalogChangeRow = Selectable<CatalogChangesTable>;
@@ -75,6 +76,11 @@ export async function writeProductModels(
       )
       .execute();
   }
+  // A model added to (or moved between) product types changes what their searches show.
+  await refreshSearchInventory(db, {
+    productIds: [...new Set(models.map((model) => model.product_id))],
+    partNumbers: [...new Set(models.map((model) => model.part_number))],
+  });
 }
 
 /** Logs one catalog change (or a failed attempt). */

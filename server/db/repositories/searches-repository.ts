@@ -2,6 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Executor } from '../database.ts';
 import type { SearchesTable, SearchRow, SearchUpdate } from '../schema.ts';
+import { refreshSearchInventory } from './search-inventory-repository.ts';
 
 /** Which searches changed: all of a user's, or one search whoever owns it. */
 export type SearchChange = { userId: string } | { searchId: string };
@@ -55,28 +56,36 @@ export async function countSearchesByUser(db: Executor, userId: string): Promise
   return Number(row.count);
 }
 
-/** Inserts a search. */
+/** Inserts a search (and what it shows available now). */
 export async function insertSearch(
   db: Executor,
   values: Insertable<SearchesTable>,
 ): Promise<SearchRow> {
-  return await db.insertInto('searches').values(values).returningAll().executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('searches')
+    .values(values)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await refreshSearchInventory(db, { searchIds: [row.id] });
+  return row;
 }
 
-/** Updates an owned search; undefined when it is not the user's. */
+/** Updates an owned search (and what it shows available); undefined when it is not the user's. */
 export async function updateOwnedSearch(
   db: Executor,
   userId: string,
   searchId: string,
   values: SearchUpdate,
 ): Promise<SearchRow | undefined> {
-  return await db
+  const row = await db
     .updateTable('searches')
     .set({ ...values, updated_at: new Date() })
     .where('id', '=', searchId)
     .where('user_id', '=', userId)
     .returningAll()
     .executeTakeFirst();
+  if (row !== undefined) await refreshSearchInventory(db, { searchIds: [row.id] });
+  return row;
 }
 
 /** Deletes an owned search; false when it is not the user's. */
@@ -93,7 +102,7 @@ export async function deleteOwnedSearch(
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Replaces a search's preferred models. */
+/** Replaces a search's preferred models (and what it shows available). */
 export async function replacePreferredParts(
   db: Executor,
   searchId: string,
@@ -106,6 +115,7 @@ export async function replacePreferredParts(
       .values(partNumbers.map((part_number) => ({ search_id: searchId, part_number })))
       .execute();
   }
+  await refreshSearchInventory(db, { searchIds: [searchId] });
 }
 
 /** Inserts many searches in one statement (seeding and benchmarks); returns the new rows. */
@@ -116,11 +126,13 @@ export async function insertSearches(
   if (rows.length === 0) {
     return [];
   }
-  return await db
+  const inserted = await db
     .insertInto('searches')
     .values([...rows])
     .returningAll()
     .execute();
+  await refreshSearchInventory(db, { searchIds: inserted.map((row) => row.id) });
+  return inserted;
 }
 
 /** Adds preferred models of many searches in one statement (seeding and benchmarks). */
@@ -135,6 +147,7 @@ export async function insertPreferredParts(
     .insertInto('search_preferred_models')
     .values([...rows])
     .execute();
+  await refreshSearchInventory(db, { searchIds: [...new Set(rows.map((row) => row.search_id))] });
 }
 
 /** A model of a search's product type sold in its store's country. */
@@ -182,15 +195,6 @@ const searchedPartNumbers = sql`
   select m.part_number from product_models m
   where m.product_id = s.product_type and m.country_code = c.country_code`;
 
-/** Whether snapshot `a` is one the search (`s`) would show: every model, or its preferred ones. */
-const isShownSnapshot = sql`(
-  not s.show_results_only_for_preferred_models
-  or exists (
-    select 1 from search_preferred_models sp
-    where sp.search_id = s.id and sp.part_number = a.part_number
-  )
-)`;
-
 /** Searches (`s`) with their store (`st`), its country (`c`), models and preferred parts. */
 function selectSearchBases(db: Executor) {
   return db
@@ -228,15 +232,9 @@ function selectSearchCards(db: Executor) {
       'st.state_code as store_state',
     ])
     .select(
+      // Kept by the writers (search-inventory-repository.ts): an index-only scan per search.
       sql<number>`(
-        select count(*) from (${coveredStores}) as covered
-        where exists (
-          select 1 from availability_snapshots a
-          where a.store_id = covered.store_id
-            and a.status = 'available'
-            and a.part_number in (${searchedPartNumbers})
-            and ${isShownSnapshot}
-        )
+        select count(distinct si.store_id)::int from search_inventory si where si.search_id = s.id
       )`.as('stores_with_inventory'),
     );
 }
@@ -291,7 +289,7 @@ export type SearchInventorySources = SearchBaseRow &
   CheckStateColumns & {
     /** The search's store first, then the neighbours within its limit, nearest first. */
     covered_stores: CoveredStore[];
-    /** Models available now at the covered stores (all, not only preferred ones). */
+    /** Models available now at the covered stores that the search shows (search_inventory). */
     available: { store_id: string; part_number: string }[];
     /** Latest check of any of the product's models at the search's own store. */
     home_last_checked_at: Date | null;
@@ -380,13 +378,11 @@ export async function findSearchInventorySources(
     .select([
       sql<{ store_id: string; part_number: string }[]>`(
         select coalesce(json_agg(json_build_object(
-          'store_id', a.store_id,
-          'part_number', a.part_number
+          'store_id', si.store_id,
+          'part_number', si.part_number
         )), '[]')
-        from availability_snapshots a
-        where a.store_id in (${coveredStoreIds})
-          and a.status = 'available'
-          and a.part_number in (${searchedPartNumbers})
+        from search_inventory si
+        where si.search_id = s.id
       )`.as('available'),
       sql<Date | null>`(
         select max(a.observed_at) from availability_snapshots a

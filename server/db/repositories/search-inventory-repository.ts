@@ -1,0 +1,145 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../database.ts';
+import { lockStoresForUpdate } from './availability-repository.ts';
+
+// search_inventory holds, per search, the (covered store, shown model) pairs available now:
+// what the my_searches card counts and the inventory read lists. Every writer of what it is
+// derived from keeps it current in the same transaction: snapshots (by the pairs whose
+// availability flipped), neighbour distances (the searches of the stores whose neighbours
+// changed), searches and their preferred models (by search) and the catalog's models (by
+// product). Each refresh recomputes its slice from the tables, so repeating one is harmless.
+
+/** A (store, part) pair whose availability changed. */
+export type InventoryPair = { store_id: string; part_number: string };
+
+/** Which searches to recompute. */
+export type SearchSelection =
+  | { searchIds: readonly string[] }
+  /** Searches at these stores that include nearby results (their neighbours changed). */
+  | { nearbyOfStoreIds: readonly string[] }
+  /** Searches of these product types, or showing one of these parts (the catalog changed). */
+  | { productIds: readonly string[]; partNumbers: readonly string[] };
+
+/**
+ * Rows (search, store, part) the searches `s` show, filtered by `extraCondition` on `s` and
+ * `snapshotCondition` on their snapshots `a`.
+ */
+function selectShownRows(
+  extraCondition: RawBuilder<unknown>,
+  snapshotCondition: RawBuilder<unknown> = sql`true`,
+): RawBuilder<unknown> {
+  return sql`
+    select s.id, a.store_id, a.part_number
+    from searches s
+    join stores st on st.store_id = s.store_id
+    join countries c on c.locale_code = st.country_locale
+    cross join lateral (
+      select s.store_id
+      union all
+      select n.neighbour_store_id from store_neighbours n
+      where s.include_nearby_store_results
+        and n.store_id = s.store_id
+        and n.neighbour_store_id <> s.store_id
+        and (s.max_distance_miles is null or n.distance_miles <= s.max_distance_miles)
+    ) as covered (store_id)
+    join availability_snapshots a
+      on a.store_id = covered.store_id and a.status = 'available' and (${snapshotCondition})
+    join product_models m
+      on m.country_code = c.country_code
+      and m.part_number = a.part_number
+      and m.product_id = s.product_type
+    where (${extraCondition})
+      and (not s.show_results_only_for_preferred_models
+        or exists (
+          select 1 from search_preferred_models sp
+          where sp.search_id = s.id and sp.part_number = a.part_number
+        ))`;
+}
+
+function describeSelection(selection: SearchSelection): RawBuilder<unknown> {
+  if ('searchIds' in selection) {
+    return sql`s.id = any(${[...selection.searchIds]}::uuid[])`;
+  }
+  if ('nearbyOfStoreIds' in selection) {
+    return sql`s.include_nearby_store_results and s.store_id = any(${[...selection.nearbyOfStoreIds]}::text[])`;
+  }
+  return sql`(s.product_type = any(${[...selection.productIds]}::text[])
+    or exists (
+      select 1 from search_inventory si
+      where si.search_id = s.id and si.part_number = any(${[...selection.partNumbers]}::text[])
+    ))`;
+}
+
+function isEmptySelection(selection: SearchSelection): boolean {
+  if ('searchIds' in selection) return selection.searchIds.length === 0;
+  if ('nearbyOfStoreIds' in selection) return selection.nearbyOfStoreIds.length === 0;
+  return selection.productIds.length === 0 && selection.partNumbers.length === 0;
+}
+
+/**
+ * Recomputes what the selected searches show available. A search's own edit locks the
+ * stores it covers (as the watch engine does for the stores of an answer), so an answer
+ * applied meanwhile cannot file rows from the search's settings of before the edit.
+ */
+export async function refreshSearchInventory(
+  db: Executor,
+  selection: SearchSelection,
+): Promise<void> {
+  if (isEmptySelection(selection)) return;
+  const condition = describeSelection(selection);
+  if ('searchIds' in selection) {
+    const covered = await sql<{ store_id: string }>`
+      select s.store_id from searches s where ${condition}
+      union
+      select n.neighbour_store_id from searches s
+      join store_neighbours n on n.store_id = s.store_id
+      where ${condition} and s.include_nearby_store_results`.execute(db);
+    await lockStoresForUpdate(
+      db,
+      covered.rows.map((row) => row.store_id),
+    );
+  }
+  await sql`
+    delete from search_inventory si using searches s
+    where si.search_id = s.id and ${condition}`.execute(db);
+  await sql`
+    insert into search_inventory (search_id, store_id, part_number)
+    ${selectShownRows(condition)}
+    on conflict do nothing`.execute(db);
+}
+
+/**
+ * Recomputes the rows of pairs whose availability changed: gone from every search when the
+ * pair is no longer available, added to every search that covers its store and shows its
+ * model when it is. Searches are found by their store and by their store's neighbours.
+ */
+export async function refreshPairInventory(
+  db: Executor,
+  pairs: readonly InventoryPair[],
+): Promise<void> {
+  if (pairs.length === 0) return;
+  const storeIds = pairs.map((pair) => pair.store_id);
+  const partNumbers = pairs.map((pair) => pair.part_number);
+  const changed = sql`select * from unnest(${storeIds}::text[], ${partNumbers}::text[]) as p (store_id, part_number)`;
+  await sql`
+    delete from search_inventory si using (${changed}) as p
+    where si.store_id = p.store_id and si.part_number = p.part_number`.execute(db);
+  // Searches that may show a changed pair: at its store, or nearby-including ones whose
+  // store has it as a neighbour; selectShownRows then applies every rule of coverage.
+  const candidates = sql`
+    s.id in (
+      select s2.id from (${changed}) as p
+      join searches s2 on s2.store_id = p.store_id
+      union
+      select s2.id from (${changed}) as p
+      join store_neighbours n on n.neighbour_store_id = p.store_id
+      join searches s2 on s2.store_id = n.store_id and s2.include_nearby_store_results
+    )`;
+  const isChanged = sql`exists (
+    select 1 from (${changed}) as p where p.store_id = a.store_id and p.part_number = a.part_number
+  )`;
+  await sql`
+    insert into search_inventory (search_id, store_id, part_number)
+    ${selectShownRows(candidates, isChanged)}
+    on conflict do nothing`.execute(db);
+}
