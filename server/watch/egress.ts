@@ -100,13 +100,20 @@ export async function declareEgressPool(db: Db, pool: EgressPool, now: number): 
  * request is no longer wanted.
  */
 export async function acquireEgress(
-  deps: { db: Db; now: () => number; sleep: (ms: number) => Promise<void> },
+  deps: {
+    db: Db;
+    now: () => number;
+    sleep: (ms: number) => Promise<void>;
+    signal?: AbortSignal;
+  },
   pool: EgressPool,
   options: { maxWaitMs: number; isStillWanted: () => Promise<boolean> },
 ): Promise<{ address: EgressAddress } | { skipped: 'cooling_down' | 'no_budget' | 'not_wanted' }> {
   const labels = pool.addresses.map((address) => address.label);
   const deadline = deps.now() + options.maxWaitMs;
   for (;;) {
+    // A stopping worker spends nothing more: the next cycle plans the request again.
+    if (deps.signal?.aborted === true) return { skipped: 'not_wanted' };
     if (!(await options.isStillWanted())) return { skipped: 'not_wanted' };
     const label = await takeEgressToken(deps.db, labels, new Date(deps.now()));
     const address = pool.addresses.find((candidate) => candidate.label === label);

@@ -51,6 +51,8 @@ export type PollerDeps = {
   partsPerRequest: number;
   /** Longest wait for a token before a request is left to the next cycle. */
   maxTokenWaitMs?: number;
+  /** Aborted when the worker stops: requests still waiting for a token are dropped. */
+  signal?: AbortSignal;
   /** Longest backoff of a failing seed. */
   maxBackoffMs?: number;
 };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { PgBoss } from 'pg-boss';
 import type { Db } from '#server/db/database.ts';
 import type { EndpointShape } from '#shared/upstream/index.ts';
@@ -102,6 +103,17 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
       isDirect: options.isDirect ?? true,
       allowH2: options.allowH2 ?? true,
     });
+  const stopping = new AbortController();
+  // Handlers still running: stop() waits for them, so nothing touches the database after it.
+  const inFlight = new Set<Promise<unknown>>();
+  const track = async <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    try {
+      return await work;
+    } finally {
+      inFlight.delete(work);
+    }
+  };
   const pool: EgressPool = {
     addresses,
     ratePerMinute: options.upstreamRatePerMinute,
@@ -117,7 +129,9 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     db: options.db,
     now,
     random,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    // Token waits end at once when the worker stops (the signal), so stop() need not wait minutes.
+    sleep: (ms) => delay(ms, undefined, { signal: stopping.signal }).catch(() => undefined),
+    signal: stopping.signal,
     pool,
     baseUrl: options.baseUrl,
     shape: options.shape ?? 'pickup-message',
@@ -195,9 +209,10 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
       await requestCycle(BUSY_RECHECK_SECONDS, 'busy');
       return;
     }
+    if (stopping.signal.aborted) return;
     try {
       await sayAlive();
-      const planned = await planWatchCycle(deps);
+      const planned = await track(planWatchCycle(deps));
       const { cycleStartedAt, schedule } = planned;
       const freshness = schedule === undefined ? '' : describeFreshness(schedule);
       if (freshness !== lastFreshness) {
@@ -233,8 +248,9 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
       { pollingIntervalSeconds: 0.5, batchSize: POLL_BATCH_SIZE },
       async (jobs) => {
         for (const job of jobs) {
+          if (stopping.signal.aborted) return;
           try {
-            const outcome = await pollRequest(deps, job.data);
+            const outcome = await track(pollRequest(deps, job.data));
             options.onPolled?.(job.data, outcome, job.data.cycleStartedAt);
           } catch (error) {
             // One request's database trouble must not sink the rest of the batch; the next cycle asks again.
@@ -251,8 +267,11 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     requestCycle: () => requestCycle(0, 'requested'),
     stop: async () => {
       clearInterval(heartbeat);
-      // stop() resolves once the workers have finished (pg-boss 12 has no `wait` switch).
+      stopping.abort();
+      // stop() resolves once the workers have finished (pg-boss 12 has no `wait` switch)...
       await boss.stop({ graceful: true, timeout: 5000 });
+      // ...or once its timeout passed: a request mid-answer is let finish all the same.
+      await Promise.allSettled([...inFlight]);
       await deleteWatchWorker(options.db, worker.id);
       if (options.addresses === undefined) {
         await Promise.all(addresses.map((address) => address.close()));
