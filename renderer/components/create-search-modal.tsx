@@ -112,6 +112,9 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
             placeholder="Select a product"
             {...SELECT_MENU_PROPS}
           />
+          {store !== null && productOptions.length < (products.data?.length ?? 0) ? (
+            <Form.Text>Only products sold in this store's country are listed.</Form.Text>
+          ) : null}
         </Form.Group>
         <Form.Group className="mb-3">
           <Form.Label htmlFor="create-search-store">Select a store</Form.Label>
@@ -128,7 +131,12 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
             placeholder="Select a store"
             {...SELECT_MENU_PROPS}
           />
-          <Form.Text>Type a store name, city, state or postal code.</Form.Text>
+          <Form.Text>
+            Type a store name, city, state or postal code.
+            {product !== null && storeOptions.length < (stores.data?.length ?? 0)
+              ? ` Only stores in countries where ${product.label} is sold are listed.`
+              : null}
+          </Form.Text>
         </Form.Group>
         {creation.isError ? (
           <>

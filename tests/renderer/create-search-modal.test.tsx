@@ -217,6 +217,9 @@ describe('CreateSearchModal', () => {
       const atUnionSquare = await listOptions('Select a product');
       expect(atUnionSquare).toContain('iPhone 16 Pro');
       expect(atUnionSquare).not.toContain('iPhone 17 Pro');
+      expect(
+        screen.getByText("Only products sold in this store's country are listed."),
+      ).toBeTruthy();
       await choose('Select a store', 'Sydney | Sydney, NSW');
       expect(await listOptions('Select a product')).toContain('iPhone 17 Pro');
     });
@@ -224,8 +227,12 @@ describe('CreateSearchModal', () => {
     it('offers only stores of the countries still selling it once it is chosen', async () => {
       renderCatalogModal();
       await waitFor(async () => expect(await listOptions('Select a store')).toHaveLength(3));
+      expect(screen.queryByText(/Only stores in countries where/)).toBeNull();
       await choose('Select a product', 'iPhone 17 Pro');
       expect(await listOptions('Select a store')).toEqual(['Sydney | Sydney, NSW']);
+      expect(
+        screen.getByText(/Only stores in countries where iPhone 17 Pro is sold are listed\./),
+      ).toBeTruthy();
     });
   });
 });
