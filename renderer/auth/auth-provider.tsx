@@ -5,6 +5,7 @@ import { loadChunk } from '../components/chunk-loading.ts';
 import { AuthContext, type AuthState, type AuthUser } from './auth-context.tsx';
 import { hasCallbackParams } from './callback-params.ts';
 import { hasLoginHint } from './login-hint.ts';
+import { createTokenCache, readCachedAccessToken, readCachedLogin } from './token-cache.ts';
 
 type LoginState = { isLoading: boolean; isAuthenticated: boolean; user: AuthUser | null };
 
@@ -33,7 +34,8 @@ async function createClient(config: AppConfig): Promise<Auth0Client> {
       audience: config.auth.audience,
     },
     useRefreshTokens: true,
-    cacheLocation: 'localstorage',
+    // In local storage as `cacheLocation: 'localstorage'` keeps it, readable without the SDK.
+    cache: createTokenCache(),
   });
 }
 
@@ -64,15 +66,25 @@ export function AuthProvider({ config, children }: { config: AppConfig; children
     () => isCompletingLogin || hasLoginHint(config.auth.clientId),
     [config, isCompletingLogin],
   );
-  const [state, setState] = useState<LoginState>({
-    isLoading: mayBeLoggedIn,
-    isAuthenticated: false,
-    user: null,
-  });
+  // A returning user with a valid access token is signed in without downloading the SDK.
+  const cachedLogin = useMemo(
+    () =>
+      mayBeLoggedIn && !isCompletingLogin
+        ? readCachedLogin(config.auth.clientId, config.auth.audience)
+        : undefined,
+    [config, mayBeLoggedIn, isCompletingLogin],
+  );
+  const isKnownFromCache = cachedLogin !== undefined;
+  const [state, setState] = useState<LoginState>(() =>
+    cachedLogin === undefined
+      ? { isLoading: mayBeLoggedIn, isAuthenticated: false, user: null }
+      : { isLoading: false, isAuthenticated: true, user: cachedLogin.user },
+  );
 
   useEffect(() => {
-    // On /callback the redirect's completion (completeLogin) sets the state instead.
-    if (!mayBeLoggedIn || isCompletingLogin) {
+    // On /callback the redirect's completion (completeLogin) sets the state instead; a login
+    // read from the cache needs the SDK only once a token must be renewed.
+    if (!mayBeLoggedIn || isCompletingLogin || isKnownFromCache) {
       return undefined;
     }
     let isCurrent = true;
@@ -88,7 +100,7 @@ export function AuthProvider({ config, children }: { config: AppConfig; children
     return () => {
       isCurrent = false;
     };
-  }, [getClient, mayBeLoggedIn, isCompletingLogin]);
+  }, [getClient, mayBeLoggedIn, isCompletingLogin, isKnownFromCache]);
 
   // Actions depend only on the client, so consumers (the API clients) keep stable references.
   const actions = useMemo<Omit<AuthState, keyof LoginState>>(
@@ -102,6 +114,9 @@ export function AuthProvider({ config, children }: { config: AppConfig; children
         await client.logout({ logoutParams: { returnTo: window.location.origin } });
       },
       getAccessToken: async () => {
+        // Read on every call: another tab may have logged out or renewed meanwhile.
+        const cached = readCachedAccessToken(config.auth.clientId, config.auth.audience);
+        if (cached !== undefined) return cached;
         const token: string | undefined = await (await getClient()).getTokenSilently();
         if (token === undefined) {
           throw new Error('No access token: the user is not logged in');
@@ -124,7 +139,7 @@ export function AuthProvider({ config, children }: { config: AppConfig; children
         return pending;
       },
     }),
-    [getClient],
+    [getClient, config],
   );
   const value = useMemo<AuthState>(() => ({ ...state, ...actions }), [state, actions]);
 
