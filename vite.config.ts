@@ -11,9 +11,10 @@ import {
   type BuildInputs,
 } from './bin/site-build-inputs.ts';
 import { prerenderLanding } from './vite-prerender.ts';
+import { WEB_APP_ICON_INPUTS, webAppIcons } from './vite-web-app-icons.ts';
 
 const rootDir = import.meta.dirname;
-const COMPRESSIBLE = /\.(js|css|html|svg|md|json)$/;
+const COMPRESSIBLE = /\.(js|css|html|svg|md|json|webmanifest)$/;
 const outDir = path.join(rootDir, 'dist', 'renderer');
 const publicDir = path.join(rootDir, 'renderer', 'public');
 // Beside the site, not in it: the server would publish it.
@@ -123,7 +124,13 @@ export default defineConfig(({ command, isSsrBuild }) => {
     plugins:
       isSsrBuild === true
         ? [react()]
-        : [react(), precompressAssets(), prerender, recordBuildInputs(prerender.inputs)],
+        : [
+            react(),
+            webAppIcons(),
+            precompressAssets(),
+            prerender,
+            recordBuildInputs(async () => [...(await prerender.inputs()), ...WEB_APP_ICON_INPUTS]),
+          ],
     build: {
       outDir,
       emptyOutDir: true,

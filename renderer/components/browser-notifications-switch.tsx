@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import { useApi } from '../api/api-client.ts';
 import { readErrorStatus } from '../api/api-errors.ts';
@@ -17,11 +17,16 @@ import {
   toSubscriptionInput,
   unsubscribeFromPush,
 } from '../host/web-push.ts';
+import { isAppleMobileDevice, needsHomeScreenForPush } from '../host/home-screen.ts';
 
 /** Texts of the switch's states. */
 export const PUSH_TEXTS = {
   label: 'Browser notifications',
   unsupported: "This browser can't show notifications",
+  homeScreen: 'Add to Home Screen, then turn on notifications',
+  homeScreenHow:
+    'On iPhone and iPad, Safari shows notifications only for sites on the Home Screen: tap Share, then Add to Home Screen, open Shelfwatch from its icon and turn this switch on (iOS 16.4 or later).',
+  iosTooOld: 'Notifications from Home Screen apps need iOS 16.4 or later.',
   denied: 'Notifications are blocked for this site in your browser settings',
   dismissed: 'Notifications were not allowed, so nothing changed.',
   enabling: 'Turning on...',
@@ -32,11 +37,15 @@ export const PUSH_TEXTS = {
   disableFailed: "Couldn't turn off browser notifications everywhere. Please try again.",
 } as const;
 
-/** Where the switch stands; 'checking' while the browser's subscription is looked up. */
-type PushState = 'checking' | 'unsupported' | 'denied' | 'off' | 'on';
+/**
+ * Where the switch stands; 'checking' while the browser's subscription is looked up,
+ * 'home-screen' on iOS in a Safari tab (push works only once the site is on the Home Screen).
+ */
+type PushState = 'checking' | 'home-screen' | 'unsupported' | 'denied' | 'off' | 'on';
 
 /** What the browser says on mount: unsupported, blocked, or whether this browser is subscribed. */
 async function readInitialState(): Promise<PushState> {
+  if (needsHomeScreenForPush()) return 'home-screen';
   if (!isWebPushSupported()) return 'unsupported';
   if (readNotificationPermission() === 'denied') return 'denied';
   // Permission may have been revoked since: a subscription alone doesn't mean alerts show.
@@ -119,11 +128,20 @@ export function BrowserNotificationsSwitch() {
     }
   };
 
-  const isBlocked = state === 'unsupported' || state === 'denied';
-  let status: string | null = null;
+  const isBlocked = state === 'unsupported' || state === 'denied' || state === 'home-screen';
+  let status: ReactNode = null;
   if (busy !== null) status = PUSH_TEXTS[busy];
-  else if (state === 'unsupported') status = PUSH_TEXTS.unsupported;
-  else if (state === 'denied') status = PUSH_TEXTS.denied;
+  else if (state === 'home-screen') {
+    status = (
+      <>
+        <strong className="d-block">{PUSH_TEXTS.homeScreen}</strong>
+        {PUSH_TEXTS.homeScreenHow}
+      </>
+    );
+  } else if (state === 'unsupported') {
+    // Opened from the Home Screen on an iOS before 16.4: say what would make it work.
+    status = isAppleMobileDevice() ? PUSH_TEXTS.iosTooOld : PUSH_TEXTS.unsupported;
+  } else if (state === 'denied') status = PUSH_TEXTS.denied;
   else if (state === 'on' && message === null) status = PUSH_TEXTS.on;
   else if (state === 'off' && message === null) status = PUSH_TEXTS.off;
 

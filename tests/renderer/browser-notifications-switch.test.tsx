@@ -232,3 +232,56 @@ describe('browser notifications switch', () => {
     expect(screen.queryByText(PUSH_TEXTS.disableFailed)).toBeNull();
   });
 });
+
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1';
+
+/** Makes the page look like iPhone Safari, in a tab or opened from the Home Screen. */
+function emulateIphone(options: { isStandalone: boolean }) {
+  vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(IPHONE_SAFARI);
+  Object.defineProperty(navigator, 'standalone', {
+    value: options.isStandalone,
+    configurable: true,
+  });
+}
+
+describe('browser notifications switch on iPhone', () => {
+  afterEach(() => {
+    Reflect.deleteProperty(navigator, 'standalone');
+  });
+
+  it('explains Add to Home Screen in a Safari tab, with the switch off', async () => {
+    emulateIphone({ isStandalone: false });
+    renderSwitch();
+    expect(await screen.findByText(PUSH_TEXTS.homeScreen)).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain(PUSH_TEXTS.homeScreenHow);
+    expect(screen.getByLabelText(PUSH_TEXTS.label)).toHaveProperty('disabled', true);
+  });
+
+  it('explains Add to Home Screen even where the tab has push objects', async () => {
+    installBrowserPush();
+    emulateIphone({ isStandalone: false });
+    renderSwitch();
+    expect(await screen.findByText(PUSH_TEXTS.homeScreen)).toBeTruthy();
+  });
+
+  it('works as on desktop when opened from the Home Screen', async () => {
+    const browser = installBrowserPush();
+    emulateIphone({ isStandalone: true });
+    const { posted } = renderSwitch();
+    const toggle = await screen.findByLabelText(PUSH_TEXTS.label);
+    await waitFor(() => expect(toggle).toHaveProperty('disabled', false));
+    expect(screen.getByText(PUSH_TEXTS.off)).toBeTruthy();
+    fireEvent.click(toggle);
+    await waitFor(() => expect(posted).toEqual([SUBSCRIPTION_JSON]));
+    expect(browser.notification.requestPermission).toHaveBeenCalledOnce();
+    expect(await screen.findByText(PUSH_TEXTS.on)).toBeTruthy();
+    expect(screen.queryByText(PUSH_TEXTS.homeScreen)).toBeNull();
+  });
+
+  it('names the iOS version push needs when the Home Screen app has no push', async () => {
+    emulateIphone({ isStandalone: true });
+    renderSwitch();
+    expect(await screen.findByText(PUSH_TEXTS.iosTooOld)).toBeTruthy();
+  });
+});
