@@ -26,9 +26,11 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { createJsonSerializerCompiler } from './plugins/json-serializer.ts';
 import { addressRateLimitPlugin, userRateLimitPlugin } from './plugins/rate-limits.ts';
 import { readLandingPage, sendLandingPage } from './landing-page.ts';
+import type { ChannelSettings } from './notify/channels/channel-dispatch.ts';
 import { accountRoutes } from './routes/account.ts';
 import { billingRoutes, billingWebhookRoutes } from './routes/billing.ts';
 import { catalogRoutes } from './routes/catalog.ts';
+import { channelsRoutes } from './routes/channels.ts';
 import { healthRoutes } from './routes/health.ts';
 import { notificationsPublicRoutes, pushSubscriptionRoutes } from './routes/notifications.ts';
 import { metricsRoutes } from './routes/metrics.ts';
@@ -65,6 +67,8 @@ export type AppDependencies = {
    * login domain (so only its own logins are deleted there).
    */
   login?: LoginDirectory;
+  /** Users' own alert channels: target policy, Telegram's API and Apple's store page base. */
+  channels?: { settings: ChannelSettings; storePageBaseUrl: string };
   /** Prometheus metrics served at /metrics (bearer `token` when set); none without. */
   metrics?: { registry: ShelfwatchMetrics; token: string | undefined };
   /** Stripe billing (server/billing); none: the billing calls answer 503 billing_not_configured. */
@@ -169,6 +173,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         await signedIn.register(searchesRoutes, { db: deps.db });
         await signedIn.register(watchHistoryRoutes, { db: deps.db });
         await signedIn.register(pushSubscriptionRoutes, { db: deps.db });
+        await signedIn.register(channelsRoutes, {
+          db: deps.db,
+          publicUrl: deps.notify?.publicUrl ?? deps.website.apiBaseUrl,
+          storePageBaseUrl: deps.channels?.storePageBaseUrl ?? 'https://www.apple.com/retail/',
+          ...(deps.channels === undefined ? {} : { settings: deps.channels.settings }),
+        });
       });
     },
     { prefix: '/v2' },

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
+import type { ChannelSettings } from './notify/channels/channel-dispatch.ts';
 import { LOG_FORMATS, type LogFormatSetting } from './logging/logger.ts';
 import {
   DEFAULT_SIMULATOR_BEHAVIOUR,
@@ -272,6 +273,12 @@ const environmentSchema = z.object({
   TWILIO_AUTH_TOKEN: optionalString,
   TWILIO_FROM_NUMBER: optionalString,
   TWILIO_API_BASE_URL: optionalString,
+  // Development only: lets ntfy/Discord/webhook channels point at http:// and private addresses.
+  ALLOW_PRIVATE_CHANNEL_TARGETS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((value) => value === 'true' || value === '1'),
+  TELEGRAM_API_BASE_URL: z.string().url().default('https://api.telegram.org'),
   VAPID_SUBJECT: optionalString,
   ALERT_QUIET_WINDOW_MINUTES: z.coerce.number().int().min(0).default(30),
   STORE_PAGE_BASE_URL: z.string().url().default('https://www.apple.com/retail/'),
@@ -375,6 +382,8 @@ export type AppConfig = {
     twilioAuthToken: string | undefined;
     vapidSubject: string;
     storePageBaseUrl: string;
+    /** Users' own channels: ALLOW_PRIVATE_CHANNEL_TARGETS, TELEGRAM_API_BASE_URL, 10 s timeouts. */
+    channels: ChannelSettings;
   };
   alerts: { quietWindowMinutes: number };
   /**
@@ -515,6 +524,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       storePageBaseUrl: values.STORE_PAGE_BASE_URL.endsWith('/')
         ? values.STORE_PAGE_BASE_URL
         : `${values.STORE_PAGE_BASE_URL}/`,
+      channels: {
+        allowPrivateTargets: values.ALLOW_PRIVATE_CHANNEL_TARGETS,
+        telegramApiBaseUrl: values.TELEGRAM_API_BASE_URL,
+        timeoutMs: 10_000,
+      },
     },
     alerts: { quietWindowMinutes: values.ALERT_QUIET_WINDOW_MINUTES },
     billing:

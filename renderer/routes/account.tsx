@@ -11,6 +11,7 @@ import { describeRequestError, readErrorCode } from '../api/api-errors.ts';
 import { createPortalSession } from '../api/billing-calls.ts';
 import { useAuth } from '../auth/auth-context.tsx';
 import { useAppConfig } from '../boot/app-config-context.tsx';
+import { AlertChannels } from '../components/alert-channels.tsx';
 import { DeleteAccountModal } from '../components/delete-account-modal.tsx';
 import { SvgFlag } from '../components/svg-flag.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
@@ -153,6 +154,11 @@ export function AccountRoute() {
           {account.isPending || save.isPending ? 'Loading...' : 'Save account'}
         </Button>
       </Form>
+      <hr className="my-4" />
+      <h2 className="h5">Alert channels</h2>
+      {account.data === undefined ? null : (
+        <AlertChannels isAllowed={account.data.capabilities.web_searches_allowed} />
+      )}
       <hr className="my-4" />
       <div className="d-flex flex-column align-items-start gap-2">
         <Button

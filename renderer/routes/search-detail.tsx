@@ -31,6 +31,7 @@ import {
 import { PausedBadge, PausedSearchNotice } from '../components/paused-search-notice.tsx';
 import { ProductIcon } from '../components/product-icon.tsx';
 import { RestockHistory } from '../components/restock-history.tsx';
+import { SearchChannels } from '../components/search-channels.tsx';
 import { formatAge, latestTime } from '../components/restock-history-data.ts';
 import { SearchSettings, type SaveStatus } from '../components/search-settings.tsx';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
@@ -143,6 +144,13 @@ function SearchDetail({ search }: { search: Search }) {
           <BrowserNotificationsSwitch />
         </>
       ) : null}
+      {/* The account's own channels (ntfy, Discord, ...) serve account searches only. */}
+      {isLocal ? null : (
+        <>
+          <hr />
+          <SearchChannels searchId={search.id} />
+        </>
+      )}
     </>
   );
   // Inventory and history read the same coverage time; whichever answered last knows best.

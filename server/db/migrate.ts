@@ -9,6 +9,7 @@ import * as accountLifecycle from './migrations/0005-account-lifecycle.ts';
 import * as catalogLifecycle from './migrations/0006-catalog-lifecycle.ts';
 import * as egressAndSeeds from './migrations/0007-egress-and-seeds.ts';
 import * as searchInventory from './migrations/0009-search-inventory.ts';
+import * as userChannels from './migrations/0010-user-channels.ts';
 
 /** Every migration in order; files are imported statically so bundles and tsx agree. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006-catalog-lifecycle': catalogLifecycle,
   '0007-egress-and-seeds': egressAndSeeds,
   '0009-search-inventory': searchInventory,
+  '0010-user-channels': userChannels,
 };
 
 /** The names of every migration this program knows, oldest first. */

@@ -290,9 +290,11 @@ export type SearchAlertStateTable = {
 export type AlertOutboxTable = {
   id: Generated<string>;
   idempotency_key: string;
-  channel: 'email' | 'text' | 'push';
+  channel: 'email' | 'text' | 'push' | UserChannelKind;
   user_id: string;
   search_id: string | null;
+  /** The user's own channel (ntfy, Discord, Telegram, webhook) a row goes to; else null. */
+  user_channel_id: ColumnType<string | null, string | null | undefined, string | null>;
   payload: ColumnType<Record<string, unknown>, string, string>;
   status: Generated<'pending' | 'sending' | 'sent' | 'failed' | 'suppressed'>;
   attempts: Generated<number>;
@@ -302,6 +304,29 @@ export type AlertOutboxTable = {
   created_at: CreatedAt;
   sent_at: Date | null;
 };
+
+/** Kinds of the channels users add themselves (issue 29). */
+export type UserChannelKind = 'ntfy' | 'discord' | 'telegram' | 'webhook';
+
+/** A user's own alert channel; `secret` is never answered after creation. */
+export type UserChannelsTable = {
+  id: Generated<string>;
+  user_id: string;
+  kind: UserChannelKind;
+  label: string;
+  settings: ColumnType<Record<string, unknown>, string, string>;
+  secret: ColumnType<Record<string, unknown>, string, string>;
+  consecutive_failures: Generated<number>;
+  last_failure: string | null;
+  last_failure_at: Date | null;
+  last_success_at: Date | null;
+  paused_at: Date | null;
+  pause_reason: string | null;
+  created_at: CreatedAt;
+};
+
+/** A search that does not use one of its owner's channels. */
+export type SearchChannelExclusionsTable = { search_id: string; channel_id: string };
 
 /** A browser's web push subscription. */
 export type PushSubscriptionsTable = {
@@ -392,6 +417,8 @@ export type Database = {
   search_alert_state: SearchAlertStateTable;
   alert_outbox: AlertOutboxTable;
   push_subscriptions: PushSubscriptionsTable;
+  user_channels: UserChannelsTable;
+  search_channel_exclusions: SearchChannelExclusionsTable;
   watch_workers: WatchWorkersTable;
   watch_freshness: WatchFreshnessTable;
   billing_events: BillingEventsTable;

@@ -1,4 +1,6 @@
 import type { Db } from '#server/db/database.ts';
+import { deliverToUserChannel, isUserChannelKind } from './channels/channel-delivery.ts';
+import type { ChannelDispatcher } from './channels/channel-dispatch.ts';
 import { parseAlertPayload } from './alert-payload.ts';
 import { classifyDeliveryError } from './delivery-error.ts';
 import type { EmailSender } from './email-channel.ts';
@@ -26,6 +28,8 @@ export type DeliveryContext = {
   publicUrl: string;
   storePageBaseUrl: string;
   supportEmail: string;
+  /** The users' own channels (ntfy, Discord, Telegram, webhooks). */
+  channels: ChannelDispatcher;
 };
 
 /** The link to a search's page on the website. */
@@ -49,6 +53,9 @@ export async function deliverAlert(
   row: ClaimedRow,
   target: DeliveryTarget,
 ): Promise<AttemptOutcome> {
+  if (isUserChannelKind(row.channel)) {
+    return await deliverToUserChannel(context.db, context.channels, row, target);
+  }
   const parsed = parseAlertPayload(row.payload);
   if (!parsed.isValid) {
     return { status: 'failed', reason: `invalid payload: ${parsed.reason}` };

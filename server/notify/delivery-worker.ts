@@ -3,6 +3,7 @@ import pg from 'pg';
 import { computeBackoff, type BackoffOptions } from '#shared/upstream/backoff.ts';
 import type { AppConfig } from '#server/config.ts';
 import type { Db } from '#server/db/database.ts';
+import { createChannelDispatcher } from './channels/channel-dispatch.ts';
 import { deliverAlert, type DeliveryContext } from './deliver-alert.ts';
 import { classifyDeliveryError } from './delivery-error.ts';
 import { createEmailSender } from './email-channel.ts';
@@ -87,6 +88,10 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
     publicUrl: config.publicUrl,
     storePageBaseUrl: config.notify.storePageBaseUrl,
     supportEmail: config.supportEmail,
+    channels: createChannelDispatcher(config.notify.channels, {
+      publicUrl: config.publicUrl,
+      storePageBaseUrl: config.notify.storePageBaseUrl,
+    }),
   };
 
   const recorder = createOutcomeRecorder(db);
@@ -226,6 +231,7 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
       await loop;
       await listener?.end().catch(() => undefined);
       email.close();
+      await context.channels.close();
     },
   };
 }

@@ -31,6 +31,7 @@ export async function enqueueAlerts(
         channel: alert.channel,
         user_id: alert.userId,
         search_id: alert.searchId,
+        user_channel_id: alert.userChannelId ?? null,
         payload: JSON.stringify(alert.payload),
         ...(alert.notBefore === undefined ? {} : { next_attempt_at: alert.notBefore }),
       })),

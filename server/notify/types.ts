@@ -1,5 +1,10 @@
+import type { UserChannelKind } from '#server/db/schema.ts';
+
 /** Delivery channels of an alert; each enabled one gets its own outbox row. */
 export type AlertChannel = 'email' | 'text' | 'push';
+
+/** An outbox row's channel: a built-in one or a kind of the user's own channels (issue 29). */
+export type OutboxChannel = AlertChannel | UserChannelKind;
 
 /** Every channel, in the order templates list them. */
 export const ALERT_CHANNELS: readonly AlertChannel[] = ['email', 'text', 'push'];
@@ -42,7 +47,9 @@ export type AlertPayload = {
  */
 export type AlertToEnqueue = {
   idempotencyKey: string;
-  channel: AlertChannel;
+  channel: OutboxChannel;
+  /** The user's own channel the row goes to (with a kind of theirs as `channel`). */
+  userChannelId?: string;
   userId: string;
   searchId: string;
   payload: AlertPayload;

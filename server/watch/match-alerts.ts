@@ -1,7 +1,9 @@
 import { enqueueAlerts } from '#server/notify/outbox.ts';
 import { sortNearestFirst } from '#server/notify/alert-payload.ts';
+import { listChannelsForSearches } from '#server/notify/channels/channel-repository.ts';
 import type { AlertChannel, AlertItem, AlertToEnqueue } from '#server/notify/types.ts';
 import type { Executor } from '#server/db/database.ts';
+import type { UserChannelKind } from '#server/db/schema.ts';
 import { listEventsAfter } from '#server/db/repositories/availability-repository.ts';
 import {
   findAlertNames,
@@ -28,6 +30,8 @@ export type Restock = {
 type SearchWave = {
   candidate: AlertCandidateRow;
   channels: AlertChannel[];
+  /** The user's own channels the search uses (ntfy, Discord, Telegram, webhooks). */
+  userChannels: { id: string; kind: UserChannelKind }[];
   productName: string;
   /** Pairs with the event id each came from; the smallest id names the wave. */
   items: (AlertItem & { eventId: string })[];
@@ -67,6 +71,16 @@ export async function enqueueRestockWave(
       alerts.push({
         idempotencyKey: `${key}:${channel}`,
         channel,
+        userId: wave.candidate.user_id,
+        searchId,
+        payload,
+      });
+    }
+    for (const channel of wave.userChannels) {
+      alerts.push({
+        idempotencyKey: `${key}:${channel.kind}:${channel.id}`,
+        channel: channel.kind,
+        userChannelId: channel.id,
         userId: wave.candidate.user_id,
         searchId,
         payload,
@@ -117,6 +131,10 @@ async function collectRestock(
         );
   const names = await findAlertNames(trx, restock);
   if (names === undefined) return;
+  const userChannels = await listChannelsForSearches(
+    trx,
+    candidates.map((candidate) => candidate.search_id),
+  );
 
   const alertedSearchIds: string[] = [];
   for (const candidate of candidates) {
@@ -130,7 +148,8 @@ async function collectRestock(
       isEmailWanted: candidate.send_email_updates,
       isTextWanted: candidate.send_text_updates,
     });
-    if (channels.length === 0) continue;
+    const searchChannels = userChannels.get(candidate.search_id) ?? [];
+    if (channels.length === 0 && searchChannels.length === 0) continue;
     const lastAlertedAt = lastAlerted.get(candidate.search_id)?.getTime() ?? null;
     const isAllowed = isAlertAllowed({
       lastAlertedAt,
@@ -144,6 +163,7 @@ async function collectRestock(
     const wave = waves.get(candidate.search_id) ?? {
       candidate,
       channels,
+      userChannels: searchChannels,
       productName: names.product_name,
       items: [],
     };

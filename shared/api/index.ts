@@ -8,3 +8,4 @@ export * from './billing.ts';
 export * from './app-config.ts';
 export * from './notifications.ts';
 export * from './watch.ts';
+export * from './channels.ts';

@@ -1,0 +1,80 @@
+import { isPaidPlan } from '#shared/domain/plans.ts';
+import type { Executor } from '#server/db/database.ts';
+import type { SearchRow, UserChannelKind, UserRow } from '#server/db/schema.ts';
+import { classifyDeliveryError } from '../delivery-error.ts';
+import type { AttemptOutcome } from '../outbox-claims.ts';
+import type { ChannelDispatcher } from './channel-dispatch.ts';
+import { CHANNEL_KINDS } from '#shared/api/channels.ts';
+import { parseAlertPayload } from '../alert-payload.ts';
+import {
+  findBuyPagePath,
+  findChannelById,
+  listExcludedChannelIds,
+  recordChannelFailure,
+  recordChannelSuccess,
+} from './channel-repository.ts';
+
+/** Whether an outbox row's channel is one of the users' own kinds. */
+export function isUserChannelKind(channel: string): channel is UserChannelKind {
+  return (CHANNEL_KINDS as readonly string[]).includes(channel);
+}
+
+/** The outbox row fields a channel delivery reads. */
+export type ChannelOutboxRow = {
+  idempotency_key: string;
+  user_id: string;
+  user_channel_id: string | null;
+  payload: unknown;
+};
+
+/**
+ * Sends one outbox row to the user's channel it names, after re-checking what may have
+ * changed since it was enqueued (account switch, search, plan, channel deleted, paused or no
+ * longer used by the search). Every attempt counts toward the channel's health: a success
+ * starts the count over, PAUSE_AFTER_FAILURES failures in a row pause the channel (the row
+ * then fails instead of retrying, and My Account shows why). Other failures are thrown for
+ * the worker's retry policy, exactly as the built-in channels do.
+ */
+export async function deliverToUserChannel(
+  db: Executor,
+  dispatcher: ChannelDispatcher,
+  row: ChannelOutboxRow,
+  target: { user: UserRow | undefined; search: SearchRow | undefined },
+): Promise<AttemptOutcome> {
+  const parsed = parseAlertPayload(row.payload);
+  if (!parsed.isValid) return { status: 'failed', reason: `invalid payload: ${parsed.reason}` };
+  const alert = parsed.payload;
+  const { user, search } = target;
+  if (user === undefined) return { status: 'suppressed', reason: 'user_deleted' };
+  if (!user.enable_notifications) return { status: 'suppressed', reason: 'notifications_disabled' };
+  if (search === undefined) return { status: 'suppressed', reason: 'search_deleted' };
+  if (search.paused_at !== null) return { status: 'suppressed', reason: 'search_paused' };
+  if (!isPaidPlan(user.plan)) return { status: 'suppressed', reason: 'plan_excludes_channels' };
+  const channel =
+    row.user_channel_id === null ? undefined : await findChannelById(db, row.user_channel_id);
+  if (channel?.user_id !== row.user_id) {
+    return { status: 'suppressed', reason: 'channel_deleted' };
+  }
+  if (channel.paused_at !== null) return { status: 'suppressed', reason: 'channel_paused' };
+  if ((await listExcludedChannelIds(db, search.id)).has(channel.id)) {
+    return { status: 'suppressed', reason: 'channel_not_used_by_search' };
+  }
+  const first = alert.items[0];
+  const buyPagePath =
+    first === undefined ? null : await findBuyPagePath(db, first.countryCode, first.partNumber);
+  try {
+    const sent = await dispatcher.sendAlert(channel, alert, {
+      id: row.idempotency_key,
+      buyPagePath,
+    });
+    await recordChannelSuccess(db, channel.id);
+    return { status: 'sent', note: sent.note };
+  } catch (error) {
+    const failure = classifyDeliveryError(error);
+    const isPaused = await recordChannelFailure(db, channel.id, failure.message);
+    if (isPaused) {
+      return { status: 'failed', reason: `${failure.message} (channel paused)` };
+    }
+    throw failure;
+  }
+}

@@ -1,0 +1,151 @@
+import { buildBuyPageUrl } from '#shared/upstream/urls.ts';
+import type { ChannelHttp } from './channel-http.ts';
+import { readStoredChannel, type StoredChannel } from './channel-config.ts';
+import {
+  buildChannelMessage,
+  buildTestMessage,
+  type ChannelAlert,
+  type ChannelAlertItem,
+} from './channel-message.ts';
+import { sendDiscord } from './discord-sender.ts';
+import { sendNtfy } from './ntfy-sender.ts';
+import { confirmTelegramChat, sendTelegram } from './telegram-sender.ts';
+import { buildWebhookAlertBody, buildWebhookTestBody } from './webhook-body.ts';
+import { sendWebhook } from './webhook-sender.ts';
+import { createTargetAgent } from './target-guard.ts';
+
+/** Channel settings from the environment (README: ALLOW_PRIVATE_CHANNEL_TARGETS, TELEGRAM_API_BASE_URL). */
+export type ChannelSettings = {
+  allowPrivateTargets: boolean;
+  telegramApiBaseUrl: string;
+  /** Per request: connecting, headers and body each. */
+  timeoutMs: number;
+};
+
+/** The default settings: public https targets only, Telegram's own API, 10 s timeouts. */
+export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
+  allowPrivateTargets: false,
+  telegramApiBaseUrl: 'https://api.telegram.org',
+  timeoutMs: 10_000,
+};
+
+/** Where links in messages point. */
+export type ChannelLinkBase = {
+  publicUrl: string;
+  /** Apple's store pages, e.g. https://www.apple.com/retail/ (STORE_PAGE_BASE_URL). */
+  storePageBaseUrl: string;
+};
+
+/** Sends alerts and tests to users' channels. */
+export type ChannelDispatcher = {
+  /** Sends one alert; `buyPagePath` is the product's buy page. Throws ChannelSendError. */
+  sendAlert: (
+    row: { kind: StoredChannel['kind']; settings: unknown; secret: unknown },
+    alert: ChannelAlert,
+    delivery: { id: string; buyPagePath: string | null },
+  ) => Promise<{ note: string }>;
+  /** Sends a test message; for Telegram first confirms the chat and answers its name. */
+  sendTest: (row: {
+    id: string;
+    kind: StoredChannel['kind'];
+    settings: unknown;
+    secret: unknown;
+  }) => Promise<{ note: string; chatTitle?: string }>;
+  close: () => Promise<void>;
+};
+
+/** Builds the dispatcher and its guarded HTTP agent. */
+export function createChannelDispatcher(
+  settings: ChannelSettings,
+  links: ChannelLinkBase,
+  now: () => number = Date.now,
+): ChannelDispatcher {
+  const agent = createTargetAgent(
+    { allowPrivateTargets: settings.allowPrivateTargets },
+    settings.timeoutMs,
+  );
+  const http: ChannelHttp = {
+    agent,
+    timeoutMs: settings.timeoutMs,
+    policy: { allowPrivateTargets: settings.allowPrivateTargets },
+  };
+  const publicUrl = links.publicUrl.replace(/\/+$/, '');
+  const appleOrigin = new URL(links.storePageBaseUrl).origin;
+  const storeUrl = (item: ChannelAlertItem): string | undefined =>
+    item.storeSlug === null
+      ? undefined
+      : `${links.storePageBaseUrl}${encodeURIComponent(item.storeSlug)}`;
+
+  return {
+    sendAlert: async (row, alert, delivery) => {
+      const channel = readStoredChannel(row);
+      const searchUrl = `${publicUrl}/search/${encodeURIComponent(alert.searchId)}`;
+      const buyUrl = (item: ChannelAlertItem): string | undefined =>
+        delivery.buyPagePath === null
+          ? undefined
+          : buildBuyPageUrl(appleOrigin, item.countryCode, delivery.buyPagePath);
+      const first = alert.items[0];
+      if (channel.kind === 'webhook') {
+        const body = buildWebhookAlertBody(
+          alert,
+          { searchUrl, storeUrl, buyUrl },
+          { id: delivery.id, createdAt: new Date(now()).toISOString() },
+        );
+        return await sendWebhook(http, channel, body, {
+          id: delivery.id,
+          event: 'stock.available',
+          now,
+        });
+      }
+      const message = buildChannelMessage(alert, {
+        searchUrl,
+        storeUrl: first === undefined ? undefined : storeUrl(first),
+        buyUrl: first === undefined ? undefined : buyUrl(first),
+      });
+      return await sendMessage(channel, message);
+    },
+    sendTest: async (row) => {
+      const channel = readStoredChannel(row);
+      const searchesUrl = `${publicUrl}/`;
+      const deliveryId = `test:${row.id}:${now()}`;
+      if (channel.kind === 'webhook') {
+        const body = buildWebhookTestBody({
+          id: deliveryId,
+          createdAt: new Date(now()).toISOString(),
+          searchesUrl,
+        });
+        return await sendWebhook(http, channel, body, { id: deliveryId, event: 'test', now });
+      }
+      if (channel.kind === 'telegram') {
+        const chatTitle = await confirmTelegramChat(http, settings.telegramApiBaseUrl, channel);
+        const sent = await sendTelegram(
+          http,
+          settings.telegramApiBaseUrl,
+          channel,
+          buildTestMessage(searchesUrl),
+        );
+        return { ...sent, chatTitle };
+      }
+      return await sendMessage(channel, buildTestMessage(searchesUrl));
+    },
+    close: async () => {
+      // A worker may be stopped twice (tests, shutdown races); closing once is enough.
+      if (agent.closed || agent.destroyed) return;
+      await agent.close();
+    },
+  };
+
+  async function sendMessage(
+    channel: Exclude<StoredChannel, { kind: 'webhook' }>,
+    message: ReturnType<typeof buildChannelMessage>,
+  ): Promise<{ note: string }> {
+    switch (channel.kind) {
+      case 'ntfy':
+        return await sendNtfy(http, channel, message);
+      case 'discord':
+        return await sendDiscord(http, channel, message);
+      case 'telegram':
+        return await sendTelegram(http, settings.telegramApiBaseUrl, channel, message);
+    }
+  }
+}
