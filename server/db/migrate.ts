@@ -8,6 +8,7 @@ import * as billing from './migrations/0004-billing.ts';
 import * as accountLifecycle from './migrations/0005-account-lifecycle.ts';
 import * as catalogLifecycle from './migrations/0006-catalog-lifecycle.ts';
 import * as egressAndSeeds from './migrations/0007-egress-and-seeds.ts';
+import * as quietHours from './migrations/0008-quiet-hours.ts';
 import * as searchInventory from './migrations/0009-search-inventory.ts';
 import * as userChannels from './migrations/0010-user-channels.ts';
 
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0005-account-lifecycle': accountLifecycle,
   '0006-catalog-lifecycle': catalogLifecycle,
   '0007-egress-and-seeds': egressAndSeeds,
+  '0008-quiet-hours': quietHours,
   '0009-search-inventory': searchInventory,
   '0010-user-channels': userChannels,
 };

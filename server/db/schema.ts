@@ -18,6 +18,15 @@ export type UsersTable = {
   is_text_opted_out: Generated<boolean>;
   /** The Stripe customer paying for this account; null without billing or before checkout. */
   stripe_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Quiet hours (issue 29): alerts in the window wait for one summary at its end. */
+  quiet_hours_enabled: Generated<boolean>;
+  /** Wall-clock "HH:MM" (24 h) in quiet_hours_time_zone. */
+  quiet_hours_start: Generated<string>;
+  quiet_hours_end: Generated<string>;
+  /** IANA zone name, e.g. "America/New_York". */
+  quiet_hours_time_zone: Generated<string>;
+  /** Preferred models at a search's own store alert at once, quiet hours or not. */
+  quiet_hours_preferred_at_store: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 };

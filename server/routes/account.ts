@@ -1,12 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accountDeletionSchema, accountSchema, accountUpdateSchema } from '#shared/api/account.ts';
+import {
+  accountDeletionSchema,
+  accountSchema,
+  accountUpdateSchema,
+  quietHoursSchema,
+} from '#shared/api/account.ts';
 import { errorBodySchema } from '#shared/api/errors.ts';
 import { deleteOwnAccount, type LoginDirectory } from '#server/accounts/index.ts';
 import type { Db } from '#server/db/database.ts';
 import type { Billing } from '#server/billing/index.ts';
-import { saveAccount, toAccount } from '#server/services/account-service.ts';
+import { saveAccount, saveQuietHours, toAccount } from '#server/services/account-service.ts';
 
-/** GET, PATCH and DELETE /v2/account. */
+/** GET, PATCH and DELETE /v2/account; PUT /v2/account/quiet-hours. */
 export const accountRoutes: FastifyPluginAsyncZod<{
   db: Db;
   login: LoginDirectory;
@@ -28,6 +33,17 @@ export const accountRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => await saveAccount(db, request.requireUser(), request.body),
+  );
+
+  app.put(
+    '/account/quiet-hours',
+    {
+      schema: {
+        body: quietHoursSchema,
+        response: { 200: accountSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => await saveQuietHours(db, request.requireUser(), request.body),
   );
 
   app.delete(

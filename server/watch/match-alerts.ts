@@ -1,4 +1,5 @@
-import { enqueueAlerts } from '#server/notify/outbox.ts';
+import { enqueueAlerts, enqueueHeldAlerts } from '#server/notify/outbox.ts';
+import { holdForQuietHours } from '#server/notify/quiet-hours-hold.ts';
 import { sortNearestFirst } from '#server/notify/alert-payload.ts';
 import { listChannelsForSearches } from '#server/notify/channels/channel-repository.ts';
 import type { AlertChannel, AlertItem, AlertToEnqueue } from '#server/notify/types.ts';
@@ -43,7 +44,9 @@ type SearchWave = {
  * outside its quiet window per pair, one row per enabled channel listing all of the wave's
  * pairs for that search, nearest first. The key names the search, the wave's first pair
  * (lowest history event: store, part, event) and the channel, so replaying the same change
- * can never alert twice, and a one-pair wave keeps the key it always had. Returns rows written.
+ * can never alert twice, and a one-pair wave keeps the key it always had. Rows of users in
+ * their quiet hours wait for one summary at the window's end (holdForQuietHours). Returns rows
+ * written.
  */
 export async function enqueueRestockWave(
   trx: Executor,
@@ -87,7 +90,10 @@ export async function enqueueRestockWave(
       });
     }
   }
-  return await enqueueAlerts(trx, alerts);
+  // One answer's restocks share its observed time: quiet hours are judged at that moment.
+  const observedAt = restocks[0]?.observedAt ?? new Date();
+  const { immediate, held } = await holdForQuietHours(trx, alerts, observedAt);
+  return (await enqueueAlerts(trx, immediate)) + (await enqueueHeldAlerts(trx, held));
 }
 
 /** The one-restock case of enqueueRestockWave (a wave of one pair). */

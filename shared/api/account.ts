@@ -1,6 +1,7 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
 import { PLAN_CODES } from '#shared/domain/plans.ts';
+import { isKnownTimeZone, parseClockTime } from '#shared/domain/quiet-hours.ts';
 
 /** What the account holder may use, derived from the plan. */
 export const accountCapabilitiesSchema = z.object({
@@ -9,6 +10,32 @@ export const accountCapabilitiesSchema = z.object({
   search_limit: z.number().int(),
 });
 
+const clockTimeSchema = z.string().refine((value) => parseClockTime(value) !== undefined, {
+  message: 'Enter a time as HH:MM on a 24-hour clock, e.g. 22:00',
+});
+
+/**
+ * Quiet hours (issue 29): alerts observed between start and end (wall clock in time_zone)
+ * wait and go out as one summary when the window ends, except preferred models at a search's
+ * own store when always_for_preferred_at_my_store is on. PUT /v2/account/quiet-hours body.
+ */
+export const quietHoursSchema = z
+  .object({
+    enabled: z.boolean(),
+    start: clockTimeSchema,
+    end: clockTimeSchema,
+    time_zone: z.string().trim().max(64).refine(isKnownTimeZone, {
+      message: 'Choose a time zone from the list, e.g. America/New_York',
+    }),
+    always_for_preferred_at_my_store: z.boolean(),
+  })
+  .refine((hours) => hours.start !== hours.end, {
+    path: ['end'],
+    message: 'The end must differ from the start',
+  });
+/** An account's quiet hours. */
+export type QuietHoursSettings = z.infer<typeof quietHoursSchema>;
+
 /** GET and PATCH /v2/account answer. */
 export const accountSchema = z.object({
   email: z.string().nullable(),
@@ -16,6 +43,7 @@ export const accountSchema = z.object({
   enable_notifications: z.boolean(),
   plan: z.enum(PLAN_CODES),
   capabilities: accountCapabilitiesSchema,
+  quiet_hours: quietHoursSchema,
 });
 /** The signed-in user's account. */
 export type Account = z.infer<typeof accountSchema>;

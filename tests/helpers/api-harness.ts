@@ -24,7 +24,7 @@ export type ApiHarness = {
   createUser: (name: string, plan: PlanCode) => Promise<TestUser>;
   /** Sends a request, with the user's token when given. */
   call: (request: {
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     url: string;
     as?: TestUser;
     body?: unknown;

@@ -117,6 +117,13 @@ export const account: Account = {
   enable_notifications: true,
   plan: 'better',
   capabilities: { text_notifications_allowed: false, web_searches_allowed: true, search_limit: 5 },
+  quiet_hours: {
+    enabled: false,
+    start: '22:00',
+    end: '07:00',
+    time_zone: 'UTC',
+    always_for_preferred_at_my_store: false,
+  },
 };
 
 /** A restock-history event at the search's store, with overrides. */

@@ -24,6 +24,11 @@ function makeUser(subject: string, plan: UserRow['plan'] = 'good'): UserRow {
     plan,
     is_text_opted_out: false,
     stripe_customer_id: null,
+    quiet_hours_enabled: false,
+    quiet_hours_start: '22:00',
+    quiet_hours_end: '07:00',
+    quiet_hours_time_zone: 'UTC',
+    quiet_hours_preferred_at_store: false,
     created_at: new Date(0),
     updated_at: new Date(0),
   };

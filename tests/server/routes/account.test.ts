@@ -23,6 +23,13 @@ describe('GET and PATCH /v2/account', () => {
         web_searches_allowed: true,
         search_limit: 10,
       },
+      quiet_hours: {
+        enabled: false,
+        start: '22:00',
+        end: '07:00',
+        time_zone: 'UTC',
+        always_for_preferred_at_my_store: false,
+      },
     });
   });
 
