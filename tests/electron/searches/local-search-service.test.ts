@@ -114,4 +114,31 @@ describe('local searches on the Mac', () => {
     expect(service.remove(created.search_id)).toBeNull();
     expect(read()).toHaveLength(0);
   });
+
+  it('refuses a new search of a type retired in the store’s country, and keeps an older one', () => {
+    const { service, read } = createService({ isUnlimited: true });
+    // iPhone 17 Pro: retired in the US (Fifth Avenue), still sold in Australia (Sydney).
+    const error = catchDesktopError(() => service.create(newSearch('iphone17pro', 'R095')));
+    expect(error).toMatchObject({ code: 'invalid_input', field: 'product_type' });
+    expect(read()).toHaveLength(0);
+    const created = service.create(newSearch('iphone17pro', 'R238'));
+    expect(created.product_name).toBe('iPhone 17 Pro');
+
+    // As if kept on the Mac from before the US retirement: it still reads and saves...
+    read()[0].store_id = 'R095';
+    const view = service.get(created.search_id);
+    expect(view.store_name).toBe('Fifth Avenue');
+    expect(view.product_models.length).toBeGreaterThan(0);
+    const saved = service.update(
+      created.search_id,
+      searchUpdateSchema.parse({ ...view, include_nearby_store_results: false }),
+    );
+    expect(saved.include_nearby_store_results).toBe(false);
+    // ...but cannot move to another US store.
+    const moved = catchDesktopError(() =>
+      service.update(created.search_id, searchUpdateSchema.parse({ ...saved, store_id: 'R075' })),
+    );
+    expect(moved.field).toBe('product_type');
+    expect(read()[0].store_id).toBe('R095');
+  });
 });
