@@ -186,10 +186,13 @@ export function registerWatchCommands(program: Command): void {
 
   watch
     .command('products')
-    .description('list product types')
+    .description('list product types and the countries where each is sold')
     .action(() => {
+      // A type is only watched at stores of the countries where it is sold (`add` refuses others).
       for (const product of catalog.listProducts())
-        console.log(`${product.product_id}  ${product.product_name}`);
+        console.log(
+          `${product.product_id}  ${product.product_name}  (${product.sold_in.join(', ')})`,
+        );
     });
 
   watch

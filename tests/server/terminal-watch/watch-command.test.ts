@@ -64,6 +64,19 @@ describe('shelfwatch watch (terminal watcher)', () => {
     expect(refused?.stderr).toContain('store_id: Unknown store');
   });
 
+  it('lists where each type is sold and refuses a type retired in the store’s country', async () => {
+    const products = await shelfwatch('products');
+    expect(products.stdout).toContain('iphone17pro  iPhone 17 Pro  (AU, CN, JP, SG)');
+    expect(products.stdout).toContain('iphone18pro  iPhone 18 Pro  (CA, GB, US)');
+    const refused = await shelfwatch('add', '--product', 'iphone17pro', '--store', 'R095').then(
+      () => null,
+      (error: { stderr: string }) => error,
+    );
+    expect(refused?.stderr).toContain(
+      "product_type: This product isn't sold in that store's country",
+    );
+  });
+
   it('prints the availability change once, then no alert on a run with no change', async () => {
     const flip = await fetch(`${simulator.url}/_sim/stock`, {
       method: 'POST',
