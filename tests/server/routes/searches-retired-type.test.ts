@@ -77,7 +77,7 @@ describe('searches of a product type retired in one country', () => {
     expect(search.product_models.map((model) => model.part_number)).toContain('MG8G4X/A');
   });
 
-  it('keeps an existing US search working and editable, but refuses moving it to another US store', async () => {
+  it('keeps an existing US search working and editable, but refuses moving it to another US store or type', async () => {
     // Made before the retirement: written as the API wrote it then.
     const row = await insertSearch(api.testDb.db, {
       user_id: carol.user.id,
@@ -111,6 +111,19 @@ describe('searches of a product type retired in one country', () => {
       true,
     );
 
+    // Nor onto another type retired there.
+    const retyped = await api.call({
+      method: 'PATCH',
+      url: `/v2/searches/${row.id}`,
+      as: carol,
+      body: { ...searchSchema.parse(edited.json()), product_type: 'iphone17promax' },
+    });
+    expect(retyped.statusCode).toBe(400);
+    expect(retyped.json()).toMatchObject({
+      field: 'product_type',
+      message:
+        "product_type: iPhone 17 Pro Max is no longer sold in this store's country (United States)",
+    });
     const moved = await api.call({
       method: 'PATCH',
       url: `/v2/searches/${row.id}`,
