@@ -18,8 +18,9 @@ export type FlipResult = Probe & {
 };
 
 /**
- * Picks `perConfiguration` probes for each configuration, no (store, part) pair in `used`
- * (which it extends): searches drawn at random, so crowded product types get most flips.
+ * Picks `perConfiguration` probes for each configuration, one per search and no (store,
+ * part) pair or search in `used` (which it extends): searches drawn at random, so crowded product
+ * types get most flips.
  */
 export function chooseProbes(
   searches: readonly SeededSearch[],
@@ -37,16 +38,19 @@ export function chooseProbes(
   const probes: Probe[] = [];
   const wanted = perConfiguration * configurations;
   for (const search of shuffled) {
+    if (used.has(`search:${search.id}`)) continue;
     for (const part of search.preferredParts) {
       const pair = `${search.combo.storeId}|${part}`;
       if (used.has(pair) || probes.length >= wanted) continue;
       used.add(pair);
+      used.add(`search:${search.id}`);
       probes.push({
         searchId: search.id,
         email: search.email,
         storeId: search.combo.storeId,
         part,
       });
+      break;
     }
     if (probes.length >= wanted) break;
   }
@@ -55,24 +59,26 @@ export function chooseProbes(
   );
 }
 
-/** Stamps each message the sink accepts with the time the benchmark first saw it. */
+/**
+ * Stamps each message the sink accepts with the time the benchmark first saw it, per search
+ * (the alert header's idempotency key starts with the search id; one restock wave is one
+ * email, whatever it lists).
+ */
 export function startArrivalClock(smtp: SmtpSink): {
-  /** First arrival per `search|store|part`, as seen so far. */
-  read: () => ReadonlyMap<string, number>;
+  /** Arrival times per search id, as seen so far, in order. */
+  read: () => ReadonlyMap<string, number[]>;
   count: () => number;
-  stop: () => ReadonlyMap<string, number>;
+  stop: () => ReadonlyMap<string, number[]>;
 } {
-  const arrivals = new Map<string, number>();
+  const arrivals = new Map<string, number[]>();
   let seen = 0;
   const scan = (): void => {
     const now = Date.now();
     for (; seen < smtp.messages.length; seen += 1) {
       const header = smtp.messages[seen].parsed.headers.get('x-shelfwatch-alert');
       if (typeof header !== 'string') continue;
-      // The key is search:store:part:event:channel; a flip is timed by its first email.
-      const [searchId, storeId, part] = header.split(':');
-      const key = `${searchId}|${storeId}|${part}`;
-      if (!arrivals.has(key)) arrivals.set(key, now);
+      const [searchId] = header.split(':');
+      arrivals.set(searchId, [...(arrivals.get(searchId) ?? []), now]);
     }
   };
   const timer = setInterval(scan, 5);
@@ -85,6 +91,15 @@ export function startArrivalClock(smtp: SmtpSink): {
     },
     count: () => seen,
   };
+}
+
+/** The first arrival for a probe's search at or after its flip. */
+export function findArrival(
+  arrivals: ReadonlyMap<string, number[]>,
+  probe: Probe,
+  flippedAt: number,
+): number | undefined {
+  return arrivals.get(probe.searchId)?.find((at) => at >= flippedAt);
 }
 
 /** Flips the probes at random moments spread over `spreadMs`; resolves after the last one. */
@@ -112,20 +127,24 @@ export async function runFlips(
 export async function collectFlipResults(
   db: Db,
   flipped: readonly { probe: Probe; flippedAt: number }[],
-  arrivals: ReadonlyMap<string, number>,
+  arrivals: ReadonlyMap<string, number[]>,
 ): Promise<FlipResult[]> {
   const results: FlipResult[] = [];
   for (const { probe, flippedAt } of flipped) {
-    const receivedAt = arrivals.get(`${probe.searchId}|${probe.storeId}|${probe.part}`);
     const row = await db
       .selectFrom('alert_outbox')
       .select('created_at')
       .where('search_id', '=', probe.searchId)
       .where('channel', '=', 'email')
-      .where('idempotency_key', 'like', `${probe.searchId}:${probe.storeId}:${probe.part}:%`)
+      .where('created_at', '>=', new Date(flippedAt))
       .orderBy('created_at')
       .executeTakeFirst();
-    results.push({ ...probe, flippedAt, receivedAt, queuedAt: row?.created_at.getTime() });
+    results.push({
+      ...probe,
+      flippedAt,
+      receivedAt: findArrival(arrivals, probe, flippedAt),
+      queuedAt: row?.created_at.getTime(),
+    });
   }
   return results;
 }

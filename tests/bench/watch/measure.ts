@@ -1,5 +1,7 @@
-// What the benchmark samples while the workers run: each search's staleness (how old its
-// group's last covering answer is), and the cycles the planner stamps in watch_freshness.
+// What the benchmark samples while the workers run: each search's staleness (how old the last
+// answer covering its target is: any answer for every search, and for an alerting search also
+// an alerting sweep's answer that asked its preferred models), and the cycles the planner
+// stamps in watch_freshness.
 import type { Db } from '#server/db/database.ts';
 import type { WatchFreshnessRow } from '#server/db/repositories/watch-workers-repository.ts';
 import { findWatchFreshness } from '#server/db/repositories/watch-workers-repository.ts';
@@ -44,7 +46,7 @@ function startLoop(
   };
 }
 
-/** Samples every group's coverage age every `everyMs`, each counted once per search. */
+/** Samples every target's coverage age every `everyMs`, each counted once per search. */
 export function startStalenessSampler(
   db: Db,
   weights: GroupWeights,
@@ -60,19 +62,34 @@ export function startStalenessSampler(
     async () => {
       const rows = await db
         .selectFrom('poll_targets')
-        .select(['country_code', 'product_id', 'store_id', 'last_covered_at'])
+        .select([
+          'country_code',
+          'product_id',
+          'store_id',
+          'last_covered_at',
+          'last_alert_covered_at',
+        ])
         .execute();
       const now = Date.now();
       for (const row of rows) {
         const weight = weights.get(`${row.country_code}:${row.product_id}:${row.store_id}`);
         if (weight === undefined) continue;
         // Never covered counts as infinitely stale: it shows as "never" rather than hiding.
-        const age =
-          row.last_covered_at === null
+        const ageOf = (at: number | undefined): number =>
+          at === undefined
             ? Number.POSITIVE_INFINITY
-            : Math.max(0, Math.round((now - row.last_covered_at.getTime()) / 10) * 10);
-        add(samples.all, age, weight.searches);
-        add(samples.alerting, age, weight.alerting);
+            : Math.max(0, Math.round((now - at) / 10) * 10);
+        const coveredAt = row.last_covered_at?.getTime();
+        const alertCoveredAt = Math.max(
+          coveredAt ?? Number.NEGATIVE_INFINITY,
+          row.last_alert_covered_at?.getTime() ?? Number.NEGATIVE_INFINITY,
+        );
+        add(samples.all, ageOf(coveredAt), weight.searches);
+        add(
+          samples.alerting,
+          ageOf(Number.isFinite(alertCoveredAt) ? alertCoveredAt : undefined),
+          weight.alerting,
+        );
       }
       samples.samples += 1;
     },

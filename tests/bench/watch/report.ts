@@ -1,6 +1,7 @@
-// The benchmark's tables: requests per cycle, staleness against the planner's promise, and
-// flip-to-email. Polling-side figures are scaled back to real time (times K); delivery is not.
-import type { ConfigurationResult } from './run-configuration.ts';
+// The benchmark's tables: requests and 541 answers per address, staleness against the
+// schedule's promise, and flip-to-email. Polling-side figures are scaled back to real time (times K); delivery is not.
+import { DEFAULTS } from './compression.ts';
+import { computeWindowBudget, type ConfigurationResult } from './run-configuration.ts';
 import { formatDuration, formatTable, summariseLatencies, type LatencySummary } from './stats.ts';
 
 /** A size's crowd and first sweep, for the settings table. */
@@ -48,42 +49,37 @@ export function formatCrowdTable(sizes: readonly SizeSummary[]): string {
   );
 }
 
-/** Requests per cycle against the budget, one request per group and one per search. */
+/** Requests and refusals per configuration, counted at the simulator, against the budget. */
 export function formatRequestsTable(results: readonly ConfigurationResult[]): string {
   return formatTable(
     [
       'Searches',
-      'Workers',
-      'K (interval, rate per worker)',
+      'Addresses (workers)',
       'Window (real)',
-      'Cycles',
-      'Cycle every (real)',
-      'Requests',
-      'Requests per cycle',
-      'Budget per cycle',
-      'One per group',
-      'One per search',
+      'Cycles (every, real)',
+      'Requests (busiest address)',
+      'Sustained budget over the window',
+      'HTTP 541 answers',
+      'Sweep sizes: full (alerting)',
     ],
     results.map((result) => {
-      const perCycle = result.cycles === 0 ? Number.NaN : result.requests / result.cycles;
+      const requests = result.tallies.reduce((sum, tally) => sum + tally.requests, 0);
+      const busiest = Math.max(0, ...result.tallies.map((tally) => tally.requests));
       return [
         count(result.searches),
-        String(result.workers),
-        `${result.compression.factor} (${result.compression.intervalSeconds} s, ${result.compression.ratePerMinute}/min)`,
+        `${result.addresses} (${result.workers})`,
         formatDuration(real(result, result.windowMs)),
-        String(result.cycles),
-        formatDuration(real(result, result.medianCycleGapMs)),
-        count(result.requests),
-        Number.isNaN(perCycle) ? 'n/a' : perCycle.toFixed(1),
-        String(result.workers * 30),
-        count(result.groups),
-        count(result.searches),
+        `${result.cycles} (${formatDuration(real(result, result.medianCycleGapMs))})`,
+        `${count(requests)} (${count(busiest)})`,
+        `${count(Math.floor(computeWindowBudget(result)))} (+${count(result.addresses * DEFAULTS.upstreamBurst)} burst)`,
+        count(result.tallies.reduce((sum, tally) => sum + tally.answered541, 0)),
+        `${count(result.sweeps.fullRequests)} (${count(result.sweeps.alertingRequests)})`,
       ];
     }),
   );
 }
 
-/** Measured staleness per search next to what the planner promised. */
+/** Measured staleness per search next to what the schedule promises at these addresses. */
 export function formatStalenessTable(results: readonly ConfigurationResult[]): string {
   const triple = (
     result: ConfigurationResult,
@@ -95,28 +91,26 @@ export function formatStalenessTable(results: readonly ConfigurationResult[]): s
   return formatTable(
     [
       'Searches',
-      'Workers',
-      'Planner promise: all (alerting)',
-      'Workers seen by planner',
-      'Window / promise',
-      'Staleness p50 / p95 / max, all searches',
-      'Alerting searches',
+      'Addresses',
+      'Promise: alerting (all)',
+      'Planner saw',
+      'Window / alerting promise',
+      'Alerting searches p50 / p95 / max',
+      'All searches p50 / p95 / max',
       'Samples',
     ],
     results.map((result) => {
       const promise = result.promise;
       return [
         count(result.searches),
-        String(result.workers),
+        String(result.addresses),
+        `${formatDuration(real(result, result.schedule.alertingFreshWithinMs))} (${formatDuration(real(result, result.schedule.allFreshWithinMs))})`,
         promise === undefined
-          ? 'none stored'
-          : `${formatDuration(real(result, promise.all_fresh_within_ms))} (${formatDuration(real(result, promise.alerting_fresh_within_ms))})`,
-        promise === undefined
-          ? 'n/a'
-          : `${promise.workers} (${promise.budget_per_minute / result.compression.factor}/min real)`,
-        `${Math.round(result.compression.promiseCoverage * 100)} %`,
-        triple(result, result.staleness.all),
+          ? 'no cycle stored'
+          : `${promise.budget_per_minute / result.compression.factor}/min real`,
+        `${Math.round((result.windowMs / result.schedule.alertingFreshWithinMs) * 100)} %`,
         triple(result, result.staleness.alerting),
+        triple(result, result.staleness.all),
         String(result.staleness.samples),
       ];
     }),
@@ -166,7 +160,7 @@ export function formatFlipsTable(results: readonly ConfigurationResult[]): strin
   return formatTable(
     [
       'Searches',
-      'Workers',
+      'Addresses',
       'Flips (emails arrived)',
       'Flip to SMTP p50 / p95 / p99 (real)',
       'Answer to SMTP p50 / p95 / p99',
@@ -177,7 +171,7 @@ export function formatFlipsTable(results: readonly ConfigurationResult[]): strin
       const figures = summariseFlips(result);
       return [
         count(result.searches),
-        String(result.workers),
+        String(result.addresses),
         `${figures.flipped} (${figures.arrived})`,
         latencies(
           figures.flipToEmail,
@@ -199,7 +193,7 @@ export function describeAnswerToSmtpTarget(results: readonly ConfigurationResult
     .map((result) => ({ result, summary: summariseFlips(result).answerToSmtp }))
     .filter(({ summary }) => summary.p99 !== undefined);
   const label = ({ result }: { result: ConfigurationResult }): string =>
-    `${count(result.searches)} searches / ${result.workers} worker${result.workers === 1 ? '' : 's'}`;
+    `${count(result.searches)} searches / ${result.addresses} address${result.addresses === 1 ? '' : 'es'}`;
   const met = measured.filter(({ summary }) => (summary.p99 ?? Number.POSITIVE_INFINITY) < 1000);
   const missed = measured.filter((entry) => !met.includes(entry));
   return (

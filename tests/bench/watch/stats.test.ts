@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseCompression, DEFAULTS } from './compression.ts';
+import { APPLE_BLOCK, compressDefaults, DEFAULTS, describeWorkerSettings } from './compression.ts';
 import {
   formatTable,
   findPercentile,
@@ -41,50 +41,27 @@ describe('formatTable', () => {
   });
 });
 
-describe('chooseCompression', () => {
-  const base = {
-    maxFactor: 10,
-    maxBudgetPerSecond: 25,
-    minWindowMs: 60_000,
-    maxWindowMs: 120_000,
-    flipSpreadMs: 45_000,
-  };
-
-  it('keeps the requests of an interval and the budget-to-interval ratio of the defaults', () => {
-    const compression = chooseCompression({
-      ...base,
-      workers: 1,
-      allFreshWithinMs: 72 * 60_000,
-      alertingFreshWithinMs: 20 * 60_000,
-    });
-    expect(compression.factor).toBe(10);
+describe('compressDefaults', () => {
+  it('keeps a real minute of requests and blocks in each compressed minute', () => {
+    const compression = compressDefaults(10);
     expect(compression.intervalSeconds * compression.ratePerMinute).toBe(
       DEFAULTS.pollIntervalSeconds * DEFAULTS.upstreamRatePerMinute,
     );
-    expect(compression.windowMs).toBe(120_000);
+    // Apple's budget over its block window is the same count at any K: 30 requests.
+    expect((compression.block.windowSeconds / 60) * compression.ratePerMinute).toBe(
+      (APPLE_BLOCK.windowSeconds / 60) * DEFAULTS.upstreamRatePerMinute,
+    );
+    expect(compression.coolDownSeconds).toBe(30);
+    expect(describeWorkerSettings(compression)).toMatchObject({
+      POLL_INTERVAL_SECONDS: '6',
+      UPSTREAM_RATE_PER_MINUTE: '10',
+      UPSTREAM_BURST: '20',
+      WATCH_FULL_SWEEP_MINUTES: '6',
+      ALERT_QUIET_WINDOW_MINUTES: '3',
+    });
   });
 
-  it('stays under the machine cap with ten workers and fits a short promise', () => {
-    const compression = chooseCompression({
-      ...base,
-      workers: 10,
-      allFreshWithinMs: 9 * 60_000,
-      alertingFreshWithinMs: 3 * 60_000,
-    });
-    expect((10 * compression.ratePerMinute) / 60).toBeLessThanOrEqual(25);
-    expect(compression.factor).toBe(5);
-    expect(compression.promiseCoverage).toBeGreaterThanOrEqual(1);
-    expect(compression.doFlipsFit).toBe(true);
-  });
-
-  it('says flips do not fit when the alerting promise outlasts window and tail', () => {
-    const compression = chooseCompression({
-      ...base,
-      workers: 1,
-      allFreshWithinMs: 344 * 60_000,
-      alertingFreshWithinMs: 344 * 60_000,
-    });
-    expect(compression.doFlipsFit).toBe(false);
-    expect(compression.flipTailMs).toBe(20_000);
+  it('refuses a factor some setting cannot be divided by', () => {
+    expect(() => compressDefaults(4)).toThrow(/BENCH_WATCH_FACTOR: 4/);
   });
 });

@@ -1,11 +1,12 @@
-// Real `shelfwatch worker` processes (planner, poller on pg-boss, alert delivery), one per
-// simulated worker and address, as an operator runs them against one DATABASE_URL.
+// Real `shelfwatch worker` processes (planner, poller on pg-boss, alert delivery), as an
+// operator runs them against one DATABASE_URL: every worker asks through the same egress
+// proxies (UPSTREAM_PROXIES, no direct route), so the addresses' buckets in PostgreSQL are
+// all that paces them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Compression } from './compression.ts';
-import { DEFAULTS } from './compression.ts';
+import { describeWorkerSettings, type Compression } from './compression.ts';
 
 /** Running worker processes of one configuration. */
 export type WorkerFleet = {
@@ -23,6 +24,8 @@ export function startWorkerFleet(options: {
   databaseUrl: string;
   upstreamUrl: string;
   smtpUrl: string;
+  /** Proxy URLs, one per egress address. */
+  proxies: readonly string[];
   dataDir: string;
   compression: Compression;
   logFile: string;
@@ -44,10 +47,9 @@ export function startWorkerFleet(options: {
           UPSTREAM_BASE_URL: options.upstreamUrl,
           SHELFWATCH_DATA_DIR: options.dataDir,
           SMTP_URL: options.smtpUrl,
-          POLL_INTERVAL_SECONDS: String(compression.intervalSeconds),
-          UPSTREAM_RATE_PER_MINUTE: String(compression.ratePerMinute),
-          UPSTREAM_BURST: String(DEFAULTS.upstreamBurst),
-          ALERT_QUIET_WINDOW_MINUTES: String(compression.quietWindowMinutes),
+          ...describeWorkerSettings(compression),
+          UPSTREAM_PROXIES: options.proxies.join(','),
+          UPSTREAM_DIRECT: 'false',
           LOG_FORMAT: 'json',
           LOG_LEVEL: 'warn',
         },
