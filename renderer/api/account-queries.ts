@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Account, AccountUpdate } from '#shared/api/account.ts';
+import type { Account, AccountUpdate, QuietHoursSettings } from '#shared/api/account.ts';
 import { useApi } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
 
@@ -32,6 +32,22 @@ export function useDeleteAccount() {
   return useMutation({
     mutationFn: async () => {
       await privateApi.delete('/account');
+    },
+  });
+}
+
+/**
+ * PATCH /v2/account/quiet-hours with the whole setting (PATCH, as for the account, is what the
+ * Mac app's bridge carries); the answer, the whole account, replaces the cached one.
+ */
+export function useSaveQuietHours() {
+  const { privateApi } = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (hours: QuietHoursSettings) =>
+      (await privateApi.patch<Account>('/account/quiet-hours', hours)).data,
+    onSuccess: (account) => {
+      queryClient.setQueryData(queryKeys.myAccount, account);
     },
   });
 }

@@ -13,6 +13,7 @@ import { useAuth } from '../auth/auth-context.tsx';
 import { useAppConfig } from '../boot/app-config-context.tsx';
 import { AlertChannels } from '../components/alert-channels.tsx';
 import { DeleteAccountModal } from '../components/delete-account-modal.tsx';
+import { QuietHoursForm } from '../components/quiet-hours-form.tsx';
 import { SvgFlag } from '../components/svg-flag.tsx';
 import { usePageTitle } from '../components/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
@@ -154,6 +155,9 @@ export function AccountRoute() {
           {account.isPending || save.isPending ? 'Loading...' : 'Save account'}
         </Button>
       </Form>
+      <hr className="my-4" />
+      <h2 className="h5">Quiet hours</h2>
+      <QuietHoursForm saved={account.data?.quiet_hours} />
       <hr className="my-4" />
       <h2 className="h5">Alert channels</h2>
       {account.data === undefined ? null : (

@@ -11,7 +11,7 @@ import type { Db } from '#server/db/database.ts';
 import type { Billing } from '#server/billing/index.ts';
 import { saveAccount, saveQuietHours, toAccount } from '#server/services/account-service.ts';
 
-/** GET, PATCH and DELETE /v2/account; PUT /v2/account/quiet-hours. */
+/** GET, PATCH and DELETE /v2/account; PATCH /v2/account/quiet-hours. */
 export const accountRoutes: FastifyPluginAsyncZod<{
   db: Db;
   login: LoginDirectory;
@@ -35,7 +35,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{
     async (request) => await saveAccount(db, request.requireUser(), request.body),
   );
 
-  app.put(
+  app.patch(
     '/account/quiet-hours',
     {
       schema: {

@@ -17,7 +17,8 @@ const clockTimeSchema = z.string().refine((value) => parseClockTime(value) !== u
 /**
  * Quiet hours (issue 29): alerts observed between start and end (wall clock in time_zone)
  * wait and go out as one summary when the window ends, except preferred models at a search's
- * own store when always_for_preferred_at_my_store is on. PUT /v2/account/quiet-hours body.
+ * own store when always_for_preferred_at_my_store is on. Body of PATCH /v2/account/quiet-hours
+ * (always the whole setting).
  */
 export const quietHoursSchema = z
   .object({

@@ -9,7 +9,7 @@ const NIGHT = {
   always_for_preferred_at_my_store: true,
 };
 
-describe('PUT /v2/account/quiet-hours', () => {
+describe('PATCH /v2/account/quiet-hours', () => {
   let api: ApiHarness;
   beforeAll(async () => {
     api = await startApiHarness();
@@ -19,7 +19,7 @@ describe('PUT /v2/account/quiet-hours', () => {
   it('saves quiet hours and answers them with the account, and GET reads them back', async () => {
     const ann = await api.createUser('ann', 'better');
     const saved = await api.call({
-      method: 'PUT',
+      method: 'PATCH',
       url: '/v2/account/quiet-hours',
       as: ann,
       body: NIGHT,
@@ -31,7 +31,7 @@ describe('PUT /v2/account/quiet-hours', () => {
 
     // Switched off, the window is remembered for next time.
     const off = await api.call({
-      method: 'PUT',
+      method: 'PATCH',
       url: '/v2/account/quiet-hours',
       as: ann,
       body: { ...NIGHT, enabled: false },
@@ -50,7 +50,7 @@ describe('PUT /v2/account/quiet-hours', () => {
     ];
     for (const [body, field, message] of cases) {
       const response = await api.call({
-        method: 'PUT',
+        method: 'PATCH',
         url: '/v2/account/quiet-hours',
         as: ben,
         body,
@@ -66,7 +66,7 @@ describe('PUT /v2/account/quiet-hours', () => {
 
   it('answers 401 without a token', async () => {
     const response = await api.call({
-      method: 'PUT',
+      method: 'PATCH',
       url: '/v2/account/quiet-hours',
       body: NIGHT,
     });
