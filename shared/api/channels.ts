@@ -16,9 +16,12 @@ const urlSchema = z
   .string()
   .trim()
   .max(2048)
-  .refine((value) => URL.canParse(value), { message: 'Enter a full address, e.g. https://…' })
-  .refine((value) => ['https:', 'http:'].includes(new URL(value).protocol), {
-    message: 'The address must start with https://',
+  .superRefine((value, context) => {
+    if (!URL.canParse(value)) {
+      context.addIssue({ code: 'custom', message: 'Enter a full address, e.g. https://…' });
+    } else if (!['https:', 'http:'].includes(new URL(value).protocol)) {
+      context.addIssue({ code: 'custom', message: 'The address must start with https://' });
+    }
   });
 
 /** ntfy topics: letters, digits, "-" and "_", up to 64 (ntfy's own rule). */
@@ -31,7 +34,9 @@ const ntfyTopicSchema = z
 
 /** Discord's webhook links: /api/webhooks/{id}/{token}. */
 const discordWebhookSchema = urlSchema.refine(
-  (value) => /^\/api(\/v\d+)?\/webhooks\/\d+\/[\w-]+\/?$/.test(new URL(value).pathname),
+  (value) =>
+    URL.canParse(value) &&
+    /^\/api(\/v\d+)?\/webhooks\/\d+\/[\w-]+\/?$/.test(new URL(value).pathname),
   { message: 'Paste the webhook URL Discord shows (…/api/webhooks/…/…)' },
 );
 

@@ -35,6 +35,15 @@ import {
   unsubscribeResultSchema,
   watchStatusSchema,
 } from '#shared/api/index.ts';
+import {
+  channelCreatedSchema,
+  channelCreateSchema,
+  channelListSchema,
+  channelParamsSchema,
+  channelTestResultSchema,
+  searchChannelsSchema,
+  searchChannelsUpdateSchema,
+} from '#shared/api/channels.ts';
 import { PRODUCT_MODEL_SEEDS, PRODUCT_TYPE_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import { loadOrCreateNotifySecrets } from '#server/notify/secrets.ts';
 import { signUnsubscribeToken } from '#server/notify/unsubscribe-token.ts';
@@ -287,6 +296,59 @@ const ROUTES: readonly RouteSpec[] = [
     },
   },
   { method: 'DELETE', url: '/v2/account', access: 'signed-in', success: { 204: null } },
+  {
+    method: 'GET',
+    url: '/v2/account/channels',
+    access: 'paid-plan',
+    success: { 200: channelListSchema },
+  },
+  {
+    method: 'POST',
+    url: '/v2/account/channels',
+    access: 'paid-plan',
+    body: channelCreateSchema,
+    success: { 201: channelCreatedSchema },
+    // Public-looking hosts that do not resolve (.invalid), so nothing leaves the machine.
+    overrides: {
+      url: fc.oneof(
+        fc.domain().map((host) => `https://${host}.invalid/api/webhooks/1/x`),
+        fc.string({ maxLength: 300 }),
+      ),
+      server_url: fc.oneof(
+        fc.domain().map((host) => `https://${host}.invalid`),
+        fc.string({ maxLength: 300 }),
+      ),
+    },
+  },
+  {
+    method: 'DELETE',
+    url: '/v2/account/channels/:id',
+    access: 'paid-plan',
+    params: channelParamsSchema,
+    success: { 204: null },
+  },
+  {
+    method: 'POST',
+    url: '/v2/account/channels/:id/test',
+    access: 'paid-plan',
+    params: channelParamsSchema,
+    success: { 200: channelTestResultSchema },
+  },
+  {
+    method: 'GET',
+    url: '/v2/searches/:id/channels',
+    access: 'paid-plan',
+    params: searchParamsSchema,
+    success: { 200: searchChannelsSchema },
+  },
+  {
+    method: 'PATCH',
+    url: '/v2/searches/:id/channels',
+    access: 'paid-plan',
+    params: searchParamsSchema,
+    body: searchChannelsUpdateSchema,
+    success: { 200: searchChannelsSchema },
+  },
   {
     method: 'POST',
     url: '/v2/account/post_checkout',
