@@ -1,6 +1,7 @@
 // `npm run bench:api`: throughput, latency and queries per request of every /v2 read against
 // a bare Fastify route in the same process and run, over 10,000 seeded users and 50,000
-// searches, with the issue 10 targets checked at the end.
+// searches, with the issue 10 targets checked at the end; then the cold-cache variant of
+// issue 27 (my_searches and one search's inventory over all 10,000 users in rotation).
 import os from 'node:os';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
@@ -21,6 +22,15 @@ import {
   startBareFastify,
   waitForIdleConnections,
 } from './api/environment.ts';
+import {
+  checkColdTargets,
+  COLD_USERS,
+  formatColdLine,
+  listColdRoutes,
+  measureColdRoute,
+  prepareColdUsers,
+  type ColdFigures,
+} from './api/cold.ts';
 import { runLoad } from './api/load.ts';
 import { startQueryCounter, withApplicationName } from './api/query-counter.ts';
 import {
@@ -31,7 +41,7 @@ import {
   type Round,
   type RouteFigures,
 } from './api/report.ts';
-import { checkRouteAnswers, listBenchRoutes, probeSequentially } from './api/routes.ts';
+import { checkRouteAnswers, listBenchRoutes, probeSequentially, sendProbe } from './api/routes.ts';
 import { seedBenchData } from './api/seed.ts';
 
 const USERS = 10_000;
@@ -49,7 +59,10 @@ const BARE_SECONDS = Math.max(3, Math.round(DURATION_SECONDS / 2));
 const CLIENT_ADDRESSES = 1 << 20;
 const SEQUENTIAL_REQUESTS = 40;
 const APP_CONNECTION_NAME = 'shelfwatch-bench-api';
-/** BENCH_ROUTES: comma-separated parts of route names to load (e.g. `products,my_searches`); default all. */
+/**
+ * BENCH_ROUTES: comma-separated parts of route names to load (e.g. `products,my_searches`;
+ * `cold` for the cold-cache variant); default all.
+ */
 const ROUTE_FILTER = (process.env.BENCH_ROUTES ?? '')
   .split(',')
   .map((part) => part.trim())
@@ -212,7 +225,61 @@ async function runBench(): Promise<number> {
       figure.aloneMs = alone.meanMs;
     }
 
+    // Last: it lifts Good accounts to Better so that all 10,000 users can read.
+    const coldFigures: ColdFigures[] = [];
+    if (ROUTE_FILTER.length === 0 || ROUTE_FILTER.some((part) => part.includes('cold'))) {
+      const coldUsers = await prepareColdUsers(seedDb, idp.issuer, (user) =>
+        idp.issueAccessToken(user),
+      );
+      if (coldUsers.length < COLD_USERS) {
+        throw new Error(`only ${coldUsers.length} users have searches for the cold loads`);
+      }
+      const coldRoutes = listColdRoutes(coldUsers);
+      // One pass over every token first: the verified-token cache (10,000) then holds them
+      // all, so the cold loads measure the user and list reads, not RSA signature checks.
+      const primer = coldRoutes[1].variants;
+      for (let start = 0; start < primer.length; start += CONNECTIONS) {
+        await Promise.all(
+          primer.slice(start, start + CONNECTIONS).map((variant) => sendProbe(origin, variant)),
+        );
+      }
+      console.log(
+        `cold-cache variant: ${coldUsers.length.toLocaleString('en-US')} users in rotation ` +
+          `(Good accounts lifted to Better; each token verified once before), ${CONNECTIONS} connections, ` +
+          `${ROUNDS} rounds of ${BARE_SECONDS} s bare Fastify then ${DURATION_SECONDS} s on the route`,
+      );
+      for (const route of coldRoutes) {
+        const figures = await measureColdRoute({
+          label: route.label,
+          route: { ...loadOptions, origin, variants: route.variants },
+          bare: bareLoad,
+          rounds: ROUNDS,
+          durationSeconds: DURATION_SECONDS,
+          bareSeconds: BARE_SECONDS,
+          runLoad,
+          waitForIdle: () => waitForIdleConnections(seedDb, APP_CONNECTION_NAME),
+        });
+        console.log(
+          `  ${route.label}: ${figures.rounds
+            .map(
+              (round) =>
+                `${Math.round(round.load.requestsPerSecond)} req/s, p99 ${round.load.p99Ms} ms, ${round.load.latencySamples} answers (bare Fastify just before ${Math.round(round.bare.requestsPerSecond)})`,
+            )
+            .join(', ')}`,
+        );
+        coldFigures.push(figures);
+      }
+    }
+
     console.log(`\n${formatTable(figures)}\n`);
+    for (const cold of coldFigures) console.log(formatColdLine(cold));
+    if (coldFigures.length > 0) {
+      console.log(
+        'cold: the median round of each cold route (ratio against the bare Fastify run just before it), its p99 from',
+        `every 2xx answer of that ${DURATION_SECONDS} s run. They leave out: token verification (each token checked once`,
+        'before the loads), the public routes, writes from the watcher meanwhile, and more than one API process.\n',
+      );
+    }
     console.log(
       [
         `Each row is the route's median round of ${ROUNDS} (by ratio); "ratio per round" lists all of them in the order run.`,
@@ -240,6 +307,14 @@ async function runBench(): Promise<number> {
           { name: `bare Fastify before ${figure.name}`, load: round.bare },
         ]),
       )
+      .concat(
+        coldFigures.flatMap((figure) =>
+          figure.rounds.flatMap((round) => [
+            { name: figure.label, load: round.load },
+            { name: `bare Fastify before ${figure.label}`, load: round.bare },
+          ]),
+        ),
+      )
       .filter((run) => countFailures(run.load) > 0);
     for (const run of failedRuns) {
       console.log(
@@ -247,7 +322,7 @@ async function runBench(): Promise<number> {
           `${run.load.errors} connection errors, ${run.load.timeouts} timeouts: its figures do not measure the route`,
       );
     }
-    const checks = checkTargets(figures);
+    const checks = [...checkTargets(figures), ...checkColdTargets(coldFigures)];
     const missed = checks.filter((check) => !check.isMet);
     for (const check of checks) {
       console.log(`  ${check.isMet ? 'met   ' : 'MISSED'} ${check.description}`);

@@ -142,6 +142,7 @@ describe('what searches show available (search_inventory)', () => {
     }),
   );
   type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
+  type Settings = typeof settings extends fc.Arbitrary<infer T> ? T : never;
 
   async function apply(op: Operation, clock: { now: number }): Promise<void> {
     const db = testDb.db;
@@ -153,7 +154,7 @@ describe('what searches show available (search_inventory)', () => {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    const values = (chosen: fc.RecordValue<typeof settings> extends infer T ? T : never) => ({
+    const values = (chosen: Settings) => ({
       product_type: chosen.product,
       store_id: chosen.store,
       include_nearby_store_results: chosen.nearby,
@@ -167,7 +168,7 @@ describe('what searches show available (search_inventory)', () => {
           op.rows.map((row) => ({
             store_id: row.store,
             part_number: row.part,
-            status: row.status as 'available' | 'unavailable' | 'ineligible',
+            status: row.status,
             pickup_quote: null,
             observed_at: observedAt,
           })),
