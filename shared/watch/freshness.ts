@@ -1,20 +1,8 @@
-// Freshness within the upstream request budget. Apple answers about 30 rapid requests from one
-// address before blocking it, so the request budget of all workers together is the limit of
-// the product; this module decides how to spend it: groups whose searches alert (a preferred
-// model and a channel on) are asked every interval while the budget allows, groups only shown
-// on a page get what is left, and no class ever gets less than a fixed share, so nothing
-// starves. Periods are whole intervals because cycles start once per interval.
-
-/** What a cycle's schedule is computed from. */
-export type FreshnessInputs = {
-  /** Requests a minute all running workers may send together. */
-  budgetPerMinute: number;
-  intervalMs: number;
-  /** Groups with at least one search that alerts. */
-  alertingGroups: number;
-  /** Groups whose searches are only shown on a page. */
-  pageOnlyGroups: number;
-};
+// Freshness within the upstream request budget. Apple blocks an address after about 30 quick
+// requests, so the request budget of all egress addresses together is the limit of the
+// product; this module decides how to spend it between full sweeps (every watched part) and
+// alerting sweeps (the preferred parts of searches that alert), so that nothing starves.
+// Periods are whole intervals because cycles start once per interval.
 
 /** How often each class of group is asked, and the staleness that gives. */
 export type FreshnessSchedule = {
@@ -31,43 +19,6 @@ export type FreshnessSchedule = {
   alertingFreshWithinMs: number;
   allFreshWithinMs: number;
 };
-
-/** Share of the budget page-only groups keep however many groups alert. */
-export const PAGE_ONLY_MIN_SHARE = 0.2;
-
-/** Splits the request budget between alerting and page-only groups. */
-export function computeFreshnessSchedule(inputs: FreshnessInputs): FreshnessSchedule {
-  const { intervalMs, alertingGroups, pageOnlyGroups } = inputs;
-  const requestsPerInterval = Math.max(0, (inputs.budgetPerMinute * intervalMs) / 60_000);
-  let alertingEvery = 1;
-  let pageOnlyEvery = 1;
-  if (alertingGroups + pageOnlyGroups > requestsPerInterval) {
-    if (requestsPerInterval <= 0) {
-      return {
-        requestsPerInterval: 0,
-        alertingEveryIntervals: Number.POSITIVE_INFINITY,
-        pageOnlyEveryIntervals: Number.POSITIVE_INFINITY,
-        alertingFreshWithinMs: Number.POSITIVE_INFINITY,
-        allFreshWithinMs: Number.POSITIVE_INFINITY,
-      };
-    }
-    const pageShare =
-      pageOnlyGroups === 0
-        ? 0
-        : Math.max(requestsPerInterval - alertingGroups, requestsPerInterval * PAGE_ONLY_MIN_SHARE);
-    const alertingShare = requestsPerInterval - pageShare;
-    alertingEvery =
-      alertingGroups === 0 ? 1 : Math.max(1, Math.ceil(alertingGroups / alertingShare));
-    pageOnlyEvery = pageOnlyGroups === 0 ? 1 : Math.max(1, Math.ceil(pageOnlyGroups / pageShare));
-  }
-  return {
-    requestsPerInterval,
-    alertingEveryIntervals: alertingEvery,
-    pageOnlyEveryIntervals: pageOnlyEvery,
-    alertingFreshWithinMs: (alertingEvery + 1) * intervalMs,
-    allFreshWithinMs: (Math.max(alertingEvery, pageOnlyEvery) + 1) * intervalMs,
-  };
-}
 
 /** "every group fresh within 4 min (alerting groups within 2 min)", for logs and the status page. */
 export function describeFreshness(

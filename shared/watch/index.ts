@@ -1,7 +1,6 @@
 // The watch engine's pure parts, shared by the server's poller and the desktop watch loop.
 
 export * from './alert-channels.ts';
-export * from './planner.ts';
 export * from './quiet-window.ts';
 export * from './request-planner.ts';
 export * from './types.ts';

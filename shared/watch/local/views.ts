@@ -1,7 +1,7 @@
 import type { InventoryStore, SearchInventory } from '#shared/api/inventory.ts';
 import type { SearchHistory } from '#shared/api/watch.ts';
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
-import { formatGroupKey } from '#shared/watch/planner.ts';
+import { formatTargetKey } from '#shared/watch/request-planner.ts';
 import { listNearbyStores, type LocalWatchCatalog } from './observe.ts';
 import { snapshotKey, type LocalWatchState } from './state.ts';
 
@@ -26,7 +26,7 @@ function describeHealth(search: LocalSearch, context: ViewContext) {
     home === undefined
       ? undefined
       : context.state.targets[
-          formatGroupKey({
+          formatTargetKey({
             countryCode: home.country_code,
             productId: search.product_type,
             storeId: search.store_id,
