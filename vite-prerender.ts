@@ -1,6 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Beasties from 'beasties';
 import { build, type Plugin } from 'vite';
 import { selectProjectFiles } from './bin/site-build-inputs.ts';
 
@@ -21,6 +22,30 @@ export function composeLandingPage(indexHtml: string, rootHtml: string): string 
   );
   if (withRoot === indexHtml) throw new Error('index.html has no <div id="root"> to fill');
   return withRoot.replace(/<title>[^<]*<\/title>/, `<title>${LANDING_TITLE}</title>`);
+}
+
+/**
+ * Inlines the CSS the landing page's own markup uses (Bootstrap's variables, reboot, navbar,
+ * buttons, grid, the utilities it names) into its <head>, and moves the site's stylesheet to
+ * the end of <body>: the page paints from the inlined part without waiting for the whole
+ * stylesheet (about 30 KB gzipped, the first paint's longest wait on a phone), which arrives
+ * before the app replaces anything. `preload: 'body'` needs no inline script, which the
+ * site's CSP (script-src 'self') would refuse.
+ */
+export async function inlineCriticalCss(html: string, outDir: string): Promise<string> {
+  const beasties = new Beasties({
+    path: outDir,
+    publicPath: '/',
+    preload: 'body',
+    // The full stylesheet stays whole: every other page and the app's later screens use it.
+    pruneSource: false,
+    // The dark theme is chosen by a script (styles/color-scheme.ts) before the first paint, so
+    // its rules match no element of the static HTML and must be kept by name.
+    allowRules: [/data-bs-theme=dark/, /prefers-color-scheme/],
+    fonts: false,
+    logLevel: 'warn',
+  });
+  return await beasties.process(html);
 }
 
 /**
@@ -66,7 +91,7 @@ export function prerenderLanding(options: PrerenderOptions): Plugin & {
       const indexHtml = await readFile(path.join(outDir, 'index.html'), 'utf8');
       await writeFile(
         path.join(outDir, LANDING_PAGE_FILE),
-        composeLandingPage(indexHtml, rootHtml),
+        await inlineCriticalCss(composeLandingPage(indexHtml, rootHtml), outDir),
       );
       return moduleFiles;
     } finally {
