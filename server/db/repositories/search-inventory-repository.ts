@@ -20,14 +20,8 @@ export type SearchSelection =
   /** Searches of these product types, or showing one of these parts (the catalog changed). */
   | { productIds: readonly string[]; partNumbers: readonly string[] };
 
-/**
- * Rows (search, store, part) the searches `s` show, filtered by `extraCondition` on `s` and
- * `snapshotCondition` on their snapshots `a`.
- */
-function selectShownRows(
-  extraCondition: RawBuilder<unknown>,
-  snapshotCondition: RawBuilder<unknown> = sql`true`,
-): RawBuilder<unknown> {
+/** Rows (search, store, part) the searches `s` show, filtered by `extraCondition` on `s`. */
+function selectShownRows(extraCondition: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     select s.id, a.store_id, a.part_number
     from searches s
@@ -42,8 +36,7 @@ function selectShownRows(
         and n.neighbour_store_id <> s.store_id
         and (s.max_distance_miles is null or n.distance_miles <= s.max_distance_miles)
     ) as covered (store_id)
-    join availability_snapshots a
-      on a.store_id = covered.store_id and a.status = 'available' and (${snapshotCondition})
+    join availability_snapshots a on a.store_id = covered.store_id and a.status = 'available'
     join product_models m
       on m.country_code = c.country_code
       and m.part_number = a.part_number
@@ -111,7 +104,9 @@ export async function refreshSearchInventory(
 /**
  * Recomputes the rows of pairs whose availability changed: gone from every search when the
  * pair is no longer available, added to every search that covers its store and shows its
- * model when it is. Searches are found by their store and by their store's neighbours.
+ * model when it is. Set-based from the pairs (hash joins for a bulk write, index lookups for
+ * an answer's few flips): searches by their store, and nearby-including ones by their
+ * store's neighbours, with the same coverage rules as selectShownRows.
  */
 export async function refreshPairInventory(
   db: Executor,
@@ -124,22 +119,41 @@ export async function refreshPairInventory(
   await sql`
     delete from search_inventory si using (${changed}) as p
     where si.store_id = p.store_id and si.part_number = p.part_number`.execute(db);
-  // Searches that may show a changed pair: at its store, or nearby-including ones whose
-  // store has it as a neighbour; selectShownRows then applies every rule of coverage.
-  const candidates = sql`
-    s.id in (
-      select s2.id from (${changed}) as p
-      join searches s2 on s2.store_id = p.store_id
-      union
-      select s2.id from (${changed}) as p
-      join store_neighbours n on n.neighbour_store_id = p.store_id
-      join searches s2 on s2.store_id = n.store_id and s2.include_nearby_store_results
-    )`;
-  const isChanged = sql`exists (
-    select 1 from (${changed}) as p where p.store_id = a.store_id and p.part_number = a.part_number
-  )`;
   await sql`
+    with available as (
+      select a.store_id, a.part_number
+      from (${changed}) as p
+      join availability_snapshots a
+        on a.store_id = p.store_id and a.part_number = p.part_number and a.status = 'available'
+    ),
+    covering as (
+      select s.id as search_id, av.store_id, av.part_number
+      from available av
+      join searches s on s.store_id = av.store_id
+      union
+      select s.id, av.store_id, av.part_number
+      from available av
+      join store_neighbours n on n.neighbour_store_id = av.store_id
+      join searches s
+        on s.store_id = n.store_id
+        and s.include_nearby_store_results
+        and n.neighbour_store_id <> s.store_id
+        and (s.max_distance_miles is null or n.distance_miles <= s.max_distance_miles)
+    )
     insert into search_inventory (search_id, store_id, part_number)
-    ${selectShownRows(candidates, isChanged)}
+    select cv.search_id, cv.store_id, cv.part_number
+    from covering cv
+    join searches s on s.id = cv.search_id
+    join stores st on st.store_id = s.store_id
+    join countries c on c.locale_code = st.country_locale
+    join product_models m
+      on m.country_code = c.country_code
+      and m.part_number = cv.part_number
+      and m.product_id = s.product_type
+    where not s.show_results_only_for_preferred_models
+      or exists (
+        select 1 from search_preferred_models sp
+        where sp.search_id = s.id and sp.part_number = cv.part_number
+      )
     on conflict do nothing`.execute(db);
 }

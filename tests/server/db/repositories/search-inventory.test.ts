@@ -288,7 +288,7 @@ describe('what searches show available (search_inventory)', () => {
           expect(kept.every((row) => reference.has(row.search_id))).toBe(true);
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 100 },
     );
   }, 240_000);
 });
