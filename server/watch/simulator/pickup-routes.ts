@@ -74,6 +74,7 @@ export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteO
         ? options.behaviour.fulfillmentMessages
         : options.behaviour.pickupMessage;
     if (mode === 'dead') return send(buildDeadEndpointReply());
+    if (!isBrowserLike(request.headers)) return send(buildBlockedReply(503, undefined));
     const fault = options.state.getActiveFault();
     if (fault?.kind === '541' || fault?.kind === '503') {
       return send(buildBlockedReply(fault.kind === '541' ? 541 : 503, fault.retryAfterSeconds));
@@ -92,6 +93,22 @@ export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteO
       body: isMalformed ? truncateJson(bodyText) : bodyText,
     });
   });
+}
+
+/**
+ * Whether a request carries what a browser opening the pickup overlay sends: a browser
+ * `User-Agent` and a buy page (`/shop/buy-...`) as `Referer`. Without them Apple answered 503
+ * in 2025 (../shared/reference/apple/README.md, "Budget per address").
+ */
+export function isBrowserLike(headers: Record<string, string | string[] | undefined>): boolean {
+  const userAgent = headers['user-agent'];
+  const referer = headers.referer;
+  return (
+    typeof userAgent === 'string' &&
+    userAgent.startsWith('Mozilla/') &&
+    typeof referer === 'string' &&
+    /\/shop\/buy-[a-z]/.test(referer)
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   listCountryParts,
   startSimulatorHarness,
   type SimulatorHarness,
+  BROWSER_HEADERS,
 } from './support.ts';
 
 // The per-address block, seen over real HTTP: loopback aliases (127.0.0.2, ...) stand for
@@ -101,6 +102,7 @@ describe('per-caller-address block', () => {
     const agent = new Agent({ localAddress: '127.0.0.10' });
     try {
       const response = await fetch(`${harness.simulator.url}${PATH}`, {
+        headers: BROWSER_HEADERS,
         dispatcher: agent,
       } as RequestInit);
       await response.arrayBuffer();

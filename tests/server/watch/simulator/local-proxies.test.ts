@@ -2,6 +2,7 @@ import { ProxyAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.ts';
 import {
+  BROWSER_HEADERS,
   buildPickupQuery,
   listCountryParts,
   startSimulatorHarness,
@@ -30,7 +31,7 @@ describe('egress through local proxies', () => {
     const query = buildPickupQuery(listCountryParts('US', 2), { location: 'Chicago' });
     const response = await fetch(
       `http://127.0.0.1:${harness.simulator.port}/shop/retail/pickup-message?${query}`,
-      { dispatcher: agent } as RequestInit,
+      { headers: BROWSER_HEADERS, dispatcher: agent } as RequestInit,
     );
     await response.arrayBuffer();
     return response.status;

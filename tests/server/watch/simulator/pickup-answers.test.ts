@@ -11,6 +11,7 @@ import {
   listPartNumbers,
   startSimulatorHarness,
   type SimulatorHarness,
+  BROWSER_HEADERS,
 } from './support.ts';
 
 // Independent of the simulator's own helper so a wrong formula there shows up here.
@@ -157,7 +158,9 @@ describe('upstream simulator pickup answers', () => {
   it('speaks Apple’s wire fields: rank and retailStore only in fulfillment-messages, list numbers in both', async () => {
     const query = 'pl=true&mts.0=regular&parts.0=MTLV3LL/A&searchNearby=true&store=R095';
     const full = (await (
-      await fetch(`${harness.simulator.url}/shop/fulfillment-messages?${query}`)
+      await fetch(`${harness.simulator.url}/shop/fulfillment-messages?${query}`, {
+        headers: BROWSER_HEADERS,
+      })
     ).json()) as {
       head: { status: string };
       body: {
@@ -182,13 +185,33 @@ describe('upstream simulator pickup answers', () => {
     expect(full.body.content.pickupMessage.storesCount).toMatch(/^12 stores found near /);
 
     const legacy = (await (
-      await fetch(`${harness.simulator.url}/shop/retail/pickup-message?${query}`)
+      await fetch(`${harness.simulator.url}/shop/retail/pickup-message?${query}`, {
+        headers: BROWSER_HEADERS,
+      })
     ).json()) as {
       body: { stores: Record<string, unknown>[] };
     };
     expect(legacy.body.stores[0]).toMatchObject({ storeNumber: 'R095', storeListNumber: 1 });
     expect(legacy.body.stores[0]).not.toHaveProperty('retailStore');
     expect(legacy.body.stores[0]).not.toHaveProperty('rank');
+  });
+
+  it('answers 503 to a pickup request without a browser User-Agent and a buy page as Referer', async () => {
+    const url = `${harness.simulator.url}/shop/retail/pickup-message?pl=true&mts.0=regular&parts.0=MTLV3LL/A&store=R095`;
+    const bare = await fetch(url);
+    await bare.arrayBuffer();
+    expect(bare.status).toBe(503);
+    const noReferer = await fetch(url, {
+      headers: { 'User-Agent': BROWSER_HEADERS['User-Agent'] },
+    });
+    await noReferer.arrayBuffer();
+    expect(noReferer.status).toBe(503);
+    const script = await fetch(url, { headers: { ...BROWSER_HEADERS, 'User-Agent': 'curl/8.5' } });
+    await script.arrayBuffer();
+    expect(script.status).toBe(503);
+    const browser = await fetch(url, { headers: BROWSER_HEADERS });
+    await browser.arrayBuffer();
+    expect(browser.status).toBe(200);
   });
 
   it('answers paths outside the pickup endpoints and unknown country paths with a 404 page', async () => {

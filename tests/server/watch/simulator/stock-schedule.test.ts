@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { STORE_SEEDS } from '#shared/catalog/index.ts';
 import { LEGACY_SIMULATOR_BEHAVIOUR } from '#server/watch/simulator/index.ts';
 import { getScheduledStatus } from '#server/watch/simulator/stock-schedule.ts';
-import { expectAnswer, listPartNumbers, START_MS, startSimulatorHarness } from './support.ts';
+import {
+  expectAnswer,
+  listPartNumbers,
+  START_MS,
+  startSimulatorHarness,
+  BROWSER_HEADERS,
+} from './support.ts';
 
 const US_PARTS = listPartNumbers('US', 'iphone16pro');
 const US_STORES = STORE_SEEDS.filter((store) => store.country_locale === 'en_US').map(
@@ -16,7 +22,7 @@ describe('simulated stock', () => {
       const harness = await startSimulatorHarness({ seed: 2024 });
       try {
         const url = `${harness.simulator.url}/shop/fulfillment-messages?pl=true&mts.0=regular&${US_PARTS.map((part, index) => `parts.${index}=${part}`).join('&')}&searchNearby=true&store=R095`;
-        bodies.push(await (await fetch(url)).text());
+        bodies.push(await (await fetch(url, { headers: BROWSER_HEADERS })).text());
       } finally {
         await harness.close();
       }

@@ -19,6 +19,16 @@ import { getFreePort } from '#tests/helpers/free-port.ts';
 /** A fixed instant the tests start their clocks at. */
 export const START_MS = Date.UTC(2026, 0, 15, 12, 0, 0);
 
+/**
+ * What the product's client sends and a browser would: without a browser User-Agent and a buy
+ * page as Referer the simulator answers 503, as Apple does.
+ */
+export const BROWSER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'User-Agent':
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15',
+  Referer: 'https://www.apple.com/shop/buy-iphone/iphone-18-pro',
+});
+
 /** A simulator with a clock the test moves by hand. */
 export type SimulatorHarness = {
   simulator: RunningUpstreamSimulator;
@@ -37,7 +47,8 @@ export type SimulatorHarness = {
   ) => Promise<{ status: number; json: unknown }>;
   /**
    * GETs a simulator path from a loopback source address ("127.0.0.2"; the default route,
-   * 127.0.0.1, when omitted), as a separate egress address would.
+   * 127.0.0.1, when omitted), as a separate egress address would, with BROWSER_HEADERS
+   * unless `headers` replaces them.
    */
   getFrom: (
     path: string,
@@ -108,7 +119,7 @@ export async function startSimulatorHarness(
         agents.set(address, agent);
       }
       const response = await fetch(`${simulator.url}${path}`, {
-        headers: fromOptions.headers,
+        headers: { ...BROWSER_HEADERS, ...fromOptions.headers },
         dispatcher: agent,
       } as RequestInit);
       return {
