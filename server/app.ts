@@ -73,6 +73,11 @@ export type AppDependencies = {
   metrics?: { registry: ShelfwatchMetrics; token: string | undefined };
   /** Stripe billing (server/billing); none: the billing calls answer 503 billing_not_configured. */
   billing?: Billing | null;
+  /** What /v2/status says the watcher asks first and uses as control parts (UPSTREAM_*). */
+  watchStatus?: {
+    preferredShape?: 'pickup-message' | 'fulfillment-messages';
+    controlParts?: ReadonlyMap<string, string>;
+  };
 };
 
 /** Builds the Fastify app: plugins, then the /v2 routes, then the website. */
@@ -141,7 +146,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v2.register(async (open) => {
         await open.register(addressRateLimitPlugin, { perMinute: limits.perAddressPerMinute });
         await open.register(catalogRoutes, { db: deps.db });
-        await open.register(watchStatusRoutes, { db: deps.db });
+        await open.register(watchStatusRoutes, { db: deps.db, ...deps.watchStatus });
         await open.register(notificationsPublicRoutes, { db: deps.db, ...deps.notify });
         await open.register(billingRoutes, {
           checkoutPerMinute: limits.checkoutPerAddressPerMinute,

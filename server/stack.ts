@@ -296,6 +296,10 @@ export async function startStack(
     const app = await buildApp({
       db,
       databaseUrl: connectionString,
+      watchStatus: {
+        preferredShape: config.upstream.shape,
+        controlParts: config.upstream.controlParts,
+      },
       verifyToken: createTokenVerifier({
         issuer: config.idp.issuer,
         audience: config.apiAudience,
