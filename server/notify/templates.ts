@@ -51,6 +51,14 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
+/** "3 models at 2 stores": what a wave lists, counted as people would. */
+function describeSpread(items: readonly AlertItem[]): string {
+  const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  const models = new Set(items.map((item) => item.partNumber)).size;
+  const stores = new Set(items.map((item) => item.storeId)).size;
+  return `${count(models, 'model')} at ${count(stores, 'store')}`;
+}
+
 /** "1 more" / "2 more": the count of pairs besides the best match. */
 function describeOthers(count: number): string {
   return `${count} more`;
@@ -95,7 +103,7 @@ export function renderAlertEmail(payload: AlertPayload, links: AlertLinks): Emai
           ...storePageLines(best),
         ]
       : [
-          `${payload.items.length} models and stores have ${payload.productName} available for in-store pickup, nearest first:`,
+          `${payload.productName}: ${describeSpread(payload.items)} are available for in-store pickup, nearest first:`,
           ...payload.items.flatMap((item, index) => [
             '',
             `${index + 1}. ${item.modelName} (${item.partNumber})`,
@@ -136,7 +144,7 @@ export function renderAlertEmail(payload: AlertPayload, links: AlertLinks): Emai
         ]
       : [
           `<h1 style="font-size:20px">${escapeHtml(best.modelName)} and ${describeOthers(others.length)} are available</h1>`,
-          `<p>${escapeHtml(payload.productName)} · ${payload.items.length} models and stores, nearest first</p>`,
+          `<p>${escapeHtml(payload.productName)} · ${describeSpread(payload.items)}, nearest first</p>`,
           '<ol>',
           ...payload.items.map(
             (item) =>

@@ -114,7 +114,9 @@ describe('one message per restock wave', () => {
     const homeFirst = [homeA, homeB].sort((a, b) => a.localeCompare(b))[0] ?? '';
     const text = email?.parsed.text ?? '';
     expect(email?.parsed.subject).toBe(`${homeFirst} and 2 more are available for pickup near you`);
-    expect(text).toContain('3 models and stores have iPhone 16 Pro available for in-store pickup');
+    expect(text).toContain(
+      'iPhone 16 Pro: 3 models at 2 stores are available for in-store pickup, nearest first:',
+    );
     for (const part of parts) expect(text).toContain(`(${part})`);
     // Nearest first: both pairs at the search's store, then the one at SoHo.
     const positions = [homeA, homeB, near].map((name) => text.indexOf(name));
