@@ -59,6 +59,11 @@ function describeSpread(items: readonly AlertItem[]): string {
   return `${count(models, 'model')} at ${count(stores, 'store')}`;
 }
 
+/** The verb after describeSpread: "1 model at 2 stores is", "2 models at 1 store are". */
+function describeSpreadVerb(items: readonly AlertItem[]): string {
+  return new Set(items.map((item) => item.partNumber)).size === 1 ? 'is' : 'are';
+}
+
 /** "1 more" / "2 more": the count of pairs besides the best match. */
 function describeOthers(count: number): string {
   return `${count} more`;
@@ -103,7 +108,7 @@ export function renderAlertEmail(payload: AlertPayload, links: AlertLinks): Emai
           ...storePageLines(best),
         ]
       : [
-          `${payload.productName}: ${describeSpread(payload.items)} are available for in-store pickup, nearest first:`,
+          `${payload.productName}: ${describeSpread(payload.items)} ${describeSpreadVerb(payload.items)} available for in-store pickup, nearest first:`,
           ...payload.items.flatMap((item, index) => [
             '',
             `${index + 1}. ${item.modelName} (${item.partNumber})`,
