@@ -79,7 +79,18 @@ export async function refreshSearchInventory(
   selection: SearchSelection,
 ): Promise<void> {
   if (isEmptySelection(selection)) return;
-  const condition = describeSelection(selection);
+  // Resolved to ids first: a selection by the rows themselves (searches showing a part)
+  // would no longer match once those rows are deleted.
+  const searchIds =
+    'searchIds' in selection
+      ? [...selection.searchIds]
+      : (
+          await sql<{
+            id: string;
+          }>`select s.id from searches s where ${describeSelection(selection)}`.execute(db)
+        ).rows.map((row) => row.id);
+  if (searchIds.length === 0) return;
+  const condition = describeSelection({ searchIds });
   if ('searchIds' in selection) {
     const covered = await sql<{ store_id: string }>`
       select s.store_id from searches s where ${condition}

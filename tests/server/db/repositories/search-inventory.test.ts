@@ -256,6 +256,27 @@ describe('what searches show available (search_inventory)', () => {
   }
 
   it('matches the correlated subquery after any sequence of changes', async () => {
+    const everyAvailable: PickupStatus[] = PARTS.map(() => 'available');
+    const movedModel: Operation[] = [
+      { kind: 'model', part: LATE_PARTS[0], product: 'iphone16pro' },
+      {
+        kind: 'answer',
+        origin: STORES[0],
+        stores: [{ store: STORES[0], miles: 1, statuses: everyAvailable }],
+      },
+      {
+        kind: 'create',
+        settings: {
+          store: STORES[0],
+          product: 'iphone16pro',
+          nearby: false,
+          maxDistance: null,
+          onlyPreferred: false,
+          preferred: [],
+        },
+      },
+      { kind: 'model', part: LATE_PARTS[0], product: 'iphone16' },
+    ];
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), async (ops) => {
         const db = testDb.db;
@@ -288,7 +309,11 @@ describe('what searches show available (search_inventory)', () => {
           expect(kept.every((row) => reference.has(row.search_id))).toBe(true);
         }
       }),
-      { numRuns: 100 },
+      {
+        numRuns: 100,
+        // Found by an earlier run: a model moved between types, selected by the rows it deletes.
+        examples: [[movedModel]],
+      },
     );
   }, 240_000);
 });
