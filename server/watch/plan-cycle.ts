@@ -25,6 +25,7 @@ import {
   countHttpRequests,
   formatTargetKey,
   planAlertRequests,
+  topUpAlertRequests,
   planRequests,
   type FreshnessSchedule,
   type PlanTarget,
@@ -176,8 +177,18 @@ export async function planWatchCycle(
     (target) =>
       target.isAlerting && !fullDueKeys.has(formatTargetKey(target)) && !isAlertResting(target),
   );
+  const alertDueKeys = new Set(alertDue.map(formatTargetKey));
+  // Resting alerting targets ride along in free slots, stalest first.
+  const alertRiders = targets
+    .filter(
+      (target) =>
+        target.isAlerting &&
+        !fullDueKeys.has(formatTargetKey(target)) &&
+        !alertDueKeys.has(formatTargetKey(target)),
+    )
+    .sort((a, b) => (a.lastAlertCoveredAt ?? 0) - (b.lastAlertCoveredAt ?? 0));
   const planned = [
-    ...planAlertRequests(alertDue, inputs.context),
+    ...topUpAlertRequests(planAlertRequests(alertDue, inputs.context), alertRiders, inputs.context),
     ...planRequests(fullDue, inputs.context),
   ];
   if (schedule !== undefined) {

@@ -149,6 +149,50 @@ export function planAlertRequests(
   return requests;
 }
 
+/**
+ * Fills the free part slots of planned alerting requests with the preferred parts of other
+ * alerting targets their answers will list anyway (`candidates`, most urgent first), without
+ * adding HTTP requests. Targets refreshed together fall due together: without this, targets of
+ * one seed that came due a cycle apart would each cost the seed a request of their own.
+ */
+export function topUpAlertRequests(
+  requests: readonly PlannedRequest[],
+  candidates: readonly PlanTarget[],
+  context: RequestPlanContext,
+): PlannedRequest[] {
+  const taken = new Set<string>();
+  for (const request of requests)
+    for (const target of request.covers) taken.add(formatTargetKey(target));
+  return requests.map((request) => {
+    if (!request.isAlerting || request.partNumbers === undefined) return request;
+    const capacity = Math.max(
+      1,
+      context.partsPerRequest - context.reservedParts(request.countryCode),
+    );
+    const listed = new Set(request.expectedStoreIds);
+    const parts = new Set(request.partNumbers);
+    const productIds = new Set(request.productIds);
+    const covers = [...request.covers];
+    for (const candidate of candidates) {
+      const key = formatTargetKey(candidate);
+      if (
+        taken.has(key) ||
+        !candidate.isAlerting ||
+        candidate.countryCode !== request.countryCode ||
+        !listed.has(candidate.storeId)
+      )
+        continue;
+      const added = (candidate.alertParts ?? []).filter((part) => !parts.has(part));
+      if (parts.size + added.length > request.httpRequests * capacity) continue;
+      for (const part of added) parts.add(part);
+      productIds.add(candidate.productId);
+      covers.push(candidate);
+      taken.add(key);
+    }
+    return { ...request, partNumbers: [...parts], productIds: [...productIds], covers };
+  });
+}
+
 type Packer = (
   target: RequestTarget,
   expectedStoreIds: string[],

@@ -4,6 +4,7 @@ import {
   countHttpRequests,
   planAlertRequests,
   planRequests,
+  topUpAlertRequests,
   type PlanTarget,
   type RequestPlanContext,
 } from '#shared/watch/index.ts';
@@ -94,6 +95,45 @@ describe('planning requests by location seed', () => {
     expect(plan).toHaveLength(1);
     expect(plan[0]).toMatchObject({ partNumbers: ['P1', 'P2'], httpRequests: 1 });
     expect(plan[0].covers).toHaveLength(2);
+  });
+});
+
+describe('topping up alerting requests', () => {
+  const alerting = (storeId: string, parts: string[], productId = 'phone'): PlanTarget => ({
+    ...target(storeId, productId, true),
+    alertParts: parts,
+  });
+
+  it('lets resting alerting targets the answer lists anyway ride along without another request', () => {
+    const due = [alerting('A1', ['P1'])];
+    const plan = planAlertRequests(due, buildContext());
+    const topped = topUpAlertRequests(
+      plan,
+      [alerting('A3', ['P2']), alerting('B2', ['P3']), alerting('A2', ['P1'], 'tablet')],
+      buildContext(),
+    );
+    expect(countHttpRequests(topped)).toBe(countHttpRequests(plan));
+    expect(topped).toHaveLength(1);
+    // B2 is not in A1's answer; A3 and A2 are, so their preferred parts are asked and covered.
+    expect(topped[0].partNumbers).toEqual(['P1', 'P2']);
+    expect(topped[0].covers.map((covered) => `${covered.productId}@${covered.storeId}`)).toEqual([
+      'phone@A1',
+      'phone@A3',
+      'tablet@A2',
+    ]);
+    expect(topped[0].productIds).toEqual(['phone', 'tablet']);
+  });
+
+  it('adds no parts past the free slots of the request', () => {
+    const plan = planAlertRequests([alerting('A1', ['P1'])], buildContext({ partsPerRequest: 3 }));
+    const topped = topUpAlertRequests(
+      plan,
+      [alerting('A2', ['P2', 'P3']), alerting('A3', ['P4'])],
+      buildContext({ partsPerRequest: 3 }),
+    );
+    // Two slots (one is the control part's): P1 and P4 fit, P2 and P3 together do not.
+    expect(topped[0].partNumbers).toEqual(['P1', 'P4']);
+    expect(topped[0].httpRequests).toBe(1);
   });
 });
 
