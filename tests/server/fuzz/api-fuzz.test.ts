@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   accountSchema,
   accountUpdateSchema,
+  quietHoursSchema,
   billingWebhookResponseSchema,
   checkoutSessionRequestSchema,
   checkoutSessionResponseSchema,
@@ -45,6 +46,7 @@ import {
   searchChannelsUpdateSchema,
 } from '#shared/api/channels.ts';
 import { PRODUCT_MODEL_SEEDS, PRODUCT_TYPE_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
+import { createChannel, listChannels } from '#server/services/channels-service.ts';
 import { loadOrCreateNotifySecrets } from '#server/notify/secrets.ts';
 import { signUnsubscribeToken } from '#server/notify/unsubscribe-token.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';
@@ -295,6 +297,21 @@ const ROUTES: readonly RouteSpec[] = [
       ),
     },
   },
+  {
+    method: 'PATCH',
+    url: '/v2/account/quiet-hours',
+    access: 'signed-in',
+    body: quietHoursSchema,
+    success: { 200: accountSchema },
+    overrides: {
+      start: fc.oneof(fc.constantFrom('22:00', '7:05', '24:00', '12:60'), fc.string()),
+      end: fc.oneof(fc.constantFrom('07:00', '22:00', ''), fc.string()),
+      time_zone: fc.oneof(
+        fc.constantFrom('America/New_York', 'Europe/London', 'Mars/Olympus', 'utc'),
+        fc.string(),
+      ),
+    },
+  },
   { method: 'DELETE', url: '/v2/account', access: 'signed-in', success: { 204: null } },
   {
     method: 'GET',
@@ -348,6 +365,8 @@ const ROUTES: readonly RouteSpec[] = [
     params: searchParamsSchema,
     body: searchChannelsUpdateSchema,
     success: { 200: searchChannelsSchema },
+    // Random ids are nobody's channels (404); an empty choice (every channel off) succeeds.
+    overrides: { channel_ids: fc.oneof(fc.constant([]), fc.array(fc.uuid(), { maxLength: 2 })) },
   },
   {
     method: 'POST',
@@ -749,6 +768,9 @@ describe('fuzzing every /v2 route with valid and invalid requests', () => {
   /** The premium user's searches, kept between 2 and 8 so creates and deletes both succeed. */
   let ownSearchIds: string[] = [];
   let otherSearchIds: string[] = [];
+  /** The premium user's alert channels (kept at one or more) and another user's one. */
+  let ownChannelIds: string[] = [];
+  let otherChannelIds: string[] = [];
   let unsubscribeKey: Buffer;
   const tally = new RequestTally();
 
@@ -798,12 +820,38 @@ describe('fuzzing every /v2 route with valid and invalid requests', () => {
     return token === undefined ? undefined : caller === 'basic-auth' ? token : `Bearer ${token}`;
   };
 
-  const resolveId = (choice: IdChoice): string => {
+  /** Creates a webhook channel for `as` straight through the service (no DNS: development policy). */
+  const createChannelFor = async (as: TestUser): Promise<string> => {
+    const created = await createChannel(
+      api.testDb.db,
+      as.user,
+      { kind: 'webhook', url: 'https://hooks.fuzz.invalid/in' },
+      { allowPrivateTargets: true },
+    );
+    tally.add('fixture');
+    return created.id;
+  };
+
+  /** Keeps the premium user with at least one channel, so deletes and tests can succeed. */
+  const tendChannels = async (): Promise<void> => {
+    const premium = users.get('premium');
+    if (premium === undefined) {
+      throw new Error('fixtures missing');
+    }
+    ownChannelIds = (await listChannels(api.testDb.db, premium.user)).map((channel) => channel.id);
+    if (ownChannelIds.length === 0) {
+      ownChannelIds = [await createChannelFor(premium)];
+    }
+  };
+
+  const resolveId = (choice: IdChoice, isChannel: boolean): string => {
     if (choice.kind === 'own') {
-      return ownSearchIds[choice.index % ownSearchIds.length];
+      const ids = isChannel ? ownChannelIds : ownSearchIds;
+      return ids[choice.index % ids.length];
     }
     if (choice.kind === 'someone-else') {
-      return otherSearchIds[choice.index % otherSearchIds.length];
+      const ids = isChannel ? otherChannelIds : otherSearchIds;
+      return ids[choice.index % ids.length];
     }
     return choice.isRaw ? choice.value : encodeLoosely(choice.value);
   };
@@ -848,7 +896,14 @@ describe('fuzzing every /v2 route with valid and invalid requests', () => {
     spec: RouteSpec,
     planned: PlannedRequest,
   ): Promise<InjectOptions & { url: string }> => {
-    const path = spec.url.replace(':id', planned.id === undefined ? '' : resolveId(planned.id));
+    const isChannel = spec.params === channelParamsSchema;
+    if (isChannel) {
+      await tendChannels();
+    }
+    const path = spec.url.replace(
+      ':id',
+      planned.id === undefined ? '' : resolveId(planned.id, isChannel),
+    );
     const headers: Record<string, string> = { ...planned.headers };
     // Deleting an account is for good: the fixture users must outlive it, so a fresh one goes.
     const isAccountDeletion = spec.method === 'DELETE' && spec.url === '/v2/account';
@@ -1011,6 +1066,7 @@ describe('fuzzing every /v2 route with valid and invalid requests', () => {
       throw new Error('fixtures missing');
     }
     otherSearchIds = [await createSearch(better)];
+    otherChannelIds = [await createChannelFor(better)];
     unsubscribeKey = (await loadOrCreateNotifySecrets(api.testDb.db)).unsubscribeKey;
     const idp = api.idp;
     const encode = (value: object): string =>

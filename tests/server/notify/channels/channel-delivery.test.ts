@@ -32,7 +32,7 @@ describe('delivery to users’ channels', () => {
   /** The built-in alert of the fixture, re-addressed to one of the user's channels. */
   function toChannelAlert(
     alert: AlertToEnqueue,
-    channel: { id: string; kind: 'webhook' | 'discord' },
+    channel: { id: string; kind: AlertToEnqueue['channel'] },
   ): AlertToEnqueue {
     return {
       ...alert,
