@@ -1,17 +1,6 @@
-/** One model available at one store, as a channel message shows it. */
-export type ChannelAlertItem = {
-  modelName: string;
-  partNumber: string;
-  storeId: string;
-  storeName: string;
-  storeCity: string;
-  storeState: string | null;
-  storeSlug: string | null;
-  countryCode: string;
-  distanceMiles: number | null;
-  pickupQuote: string | null;
-  observedAt: string;
-};
+import type { AlertItem } from '#server/notify/types.ts';
+/** One model available at one store, as a channel message shows it (the wave's own item type). */
+export type ChannelAlertItem = Omit<AlertItem, 'eventId'>;
 
 /** What a channel message is about: one search's restock wave (one item or several). */
 export type ChannelAlert = {
