@@ -136,6 +136,9 @@ export async function startDesktopHarness(options: {
 
   const context = await options.browser.newContext({ viewport: { width: 1100, height: 720 } });
   const page = await context.newPage();
+  // In loaded fresh-clone runs the app's first screen has taken over 30 s (Playwright's default
+  // wait) while the whole suite shares two cores; each harness test has two minutes.
+  page.setDefaultTimeout(90_000);
   // A main process that died or hung must fail the test with what it printed, not leave
   // the test waiting for a reply until vitest's own timeout says nothing useful.
   let exitDescription: string | undefined;
