@@ -22,6 +22,9 @@ export function PausedBadge() {
  */
 export function PausedSearchNotice({ className }: { className?: string }) {
   const account = useMyAccount();
+  // While the account loads the notice waits rather than show words the spec does not have;
+  // only a failed load falls back to a sentence without the number.
+  if (account.isPending) return null;
   const limit = account.data?.capabilities.search_limit;
   const text =
     limit === undefined

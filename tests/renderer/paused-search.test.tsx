@@ -55,6 +55,25 @@ describe('paused searches', () => {
     expect(within(cards[1] as HTMLElement).getByText('Paused')).toBeTruthy();
   });
 
+  it('shows the explanation only once the plan limit is known, never other words', async () => {
+    let answerAccount: () => void = () => undefined;
+    const accountAnswered = new Promise<void>((resolve) => {
+      answerAccount = resolve;
+    });
+    const api = createFakeApi({
+      'GET /searches/my_searches': () => ({ status: 200, body: [paused] }),
+      'GET /account': async () => {
+        await accountAnswered;
+        return { status: 200, body: account };
+      },
+    });
+    renderWithApp([{ path: '/', element: <MySearchesScreen /> }], { api });
+    await screen.findByText('Chestnut Street', { exact: false });
+    expect(screen.queryByTestId('paused-notice')).toBeNull();
+    answerAccount();
+    await waitFor(() => expect(screen.getByTestId('paused-notice').textContent).toBe(EXPLANATION));
+  });
+
   it('the search page shows "Paused" and the explanation for a paused search only', async () => {
     const path = `/searches/${paused.search_id}`;
     const api = createFakeApi({
