@@ -95,8 +95,10 @@ export type DesktopHarness = {
   /** Quits the app and closes the page; keeps the user data folder when asked to. */
   stop: () => Promise<void>;
   userDataDir: string;
-  /** Lines the main process printed. */
+  /** Lines the main process printed, then the page's console, errors and failed requests. */
   output: string[];
+  /** What a failed test needs to say why: the page's URL and text, and everything printed. */
+  describeState: () => Promise<string>;
 };
 
 /** Longest a command to the app's main process (an IPC call, a click) may take. */
@@ -139,6 +141,13 @@ export async function startDesktopHarness(options: {
   // In loaded fresh-clone runs the app's first screen has taken over 30 s (Playwright's default
   // wait) while the whole suite shares two cores; each harness test has two minutes.
   page.setDefaultTimeout(90_000);
+  // What the page says goes beside what the main process printed: a screen that never shows
+  // is otherwise a bare timeout.
+  page.on('console', (message) => output.push(`[page ${message.type()}] ${message.text()}\n`));
+  page.on('pageerror', (error) => output.push(`[page error] ${error.message}\n`));
+  page.on('requestfailed', (request) =>
+    output.push(`[page request failed] ${request.url()} ${request.failure()?.errorText ?? ''}\n`),
+  );
   // A main process that died or hung must fail the test with what it printed, not leave
   // the test waiting for a reply until vitest's own timeout says nothing useful.
   let exitDescription: string | undefined;
@@ -163,7 +172,10 @@ export async function startDesktopHarness(options: {
         clearTimeout(timer);
         if (exitDescription !== undefined) fail(exitDescription);
         else if (reply.ok) resolve(reply.value);
-        else reject(new Error(reply.error));
+        else {
+          output.push(`[harness] ${name} ${JSON.stringify(args[0])} failed: ${reply.error}\n`);
+          reject(new Error(reply.error));
+        }
       });
       child.send({ id, command: name, args });
     });
@@ -263,5 +275,17 @@ export async function startDesktopHarness(options: {
     },
     userDataDir,
     output,
+    describeState: async () => {
+      const text = await page
+        .evaluate(() => document.body.innerText)
+        .catch((error: unknown) => `(unreadable: ${String(error)})`);
+      return [
+        `page ${page.url()} shows:`,
+        text.slice(0, 2000),
+        `events: ${events.map((event) => event.type).join(', ')}`,
+        'printed:',
+        output.join('').slice(-8000),
+      ].join('\n');
+    },
   };
 }

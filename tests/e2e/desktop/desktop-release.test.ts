@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import {
   startUpstreamSimulator,
@@ -111,6 +111,10 @@ describe('the macOS app as a release must behave', { timeout: 120_000 }, () => {
   const start = async (env: Record<string, string> = {}) => {
     const app = await startDesktopHarness({ browser, upstreamUrl: simulator.url, env });
     apps.push(app);
+    // Fresh-clone runs have seen the first screen never show here while alone it always does.
+    onTestFailed(async () => {
+      console.error(`The app as the test failed:\n${await app.describeState()}`);
+    });
     return app;
   };
   const makeFolder = async () => {
