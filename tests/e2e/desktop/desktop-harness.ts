@@ -138,9 +138,6 @@ export async function startDesktopHarness(options: {
 
   const context = await options.browser.newContext({ viewport: { width: 1100, height: 720 } });
   const page = await context.newPage();
-  // In loaded fresh-clone runs the app's first screen has taken over 30 s (Playwright's default
-  // wait) while the whole suite shares two cores; each harness test has two minutes.
-  page.setDefaultTimeout(90_000);
   // What the page says goes beside what the main process printed: a screen that never shows
   // is otherwise a bare timeout.
   page.on('console', (message) => output.push(`[page ${message.type()}] ${message.text()}\n`));
@@ -180,6 +177,28 @@ export async function startDesktopHarness(options: {
       child.send({ id, command: name, args });
     });
 
+  // The window's first load must wait for the page's routes and the preload: the main process
+  // can ask for it before they are in place, and a page loaded without the preload runs as the
+  // website (fresh-clone runs showed the landing page where My Searches was expected).
+  const isPageReady = (async () => {
+    await page.route(`${HARNESS_ORIGIN}/**`, async (route) => {
+      const answer = (await command('fetchProtocol', toAppUrl(route.request().url()))) as {
+        status: number;
+        headers: Record<string, string>;
+        body: string;
+      };
+      await route.fulfill({
+        status: answer.status,
+        headers: answer.headers,
+        body: Buffer.from(answer.body, 'base64'),
+      });
+    });
+    await page.exposeFunction('__shelfwatchInvoke', (channel: string, payload: unknown) =>
+      command('invoke', channel, payload, toAppUrl(page.url())),
+    );
+    await page.addInitScript({ content: buildPreloadScript(preloadCode) });
+  })();
+
   child.on('message', (message: FakeElectronEvent | Reply) => {
     if (message.type === 'reply') {
       replies.get(message.id)?.(message);
@@ -188,7 +207,7 @@ export async function startDesktopHarness(options: {
     }
     events.push(message);
     if (message.type === 'load-url') {
-      page.goto(toHarnessUrl(message.url)).catch(() => undefined);
+      isPageReady.then(() => page.goto(toHarnessUrl(message.url))).catch(() => undefined);
     } else if (message.type === 'renderer-event') {
       page
         .evaluate(
@@ -207,23 +226,7 @@ export async function startDesktopHarness(options: {
     }
     for (const wake of waiters) wake();
   });
-
-  await page.route(`${HARNESS_ORIGIN}/**`, async (route) => {
-    const answer = (await command('fetchProtocol', toAppUrl(route.request().url()))) as {
-      status: number;
-      headers: Record<string, string>;
-      body: string;
-    };
-    await route.fulfill({
-      status: answer.status,
-      headers: answer.headers,
-      body: Buffer.from(answer.body, 'base64'),
-    });
-  });
-  await page.exposeFunction('__shelfwatchInvoke', (channel: string, payload: unknown) =>
-    command('invoke', channel, payload, toAppUrl(page.url())),
-  );
-  await page.addInitScript({ content: buildPreloadScript(preloadCode) });
+  await isPageReady;
 
   const waitForEvent: DesktopHarness['waitForEvent'] = (predicate, timeoutMs = 20_000) =>
     new Promise((resolve, reject) => {
