@@ -2,9 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Test runner configuration: Node by default, jsdom for renderer tests. The desktop harness
- * suites (a real Chromium page over the real main process) run last and one file at a time:
- * started beside the rest of the suite on a 2-core machine their pages have missed 30 s waits
- * in fresh-clone runs, while alone they take seconds.
+ * suites (a real Chromium page over the real main process) run last and one file at a time, so
+ * each app starts on a machine the rest of the suite is not also loading.
  */
 export default defineConfig({
   test: {
