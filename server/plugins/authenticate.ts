@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import DataLoader from 'dataloader';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '#shared/api/errors.ts';
@@ -6,7 +7,7 @@ import type { Db } from '#server/db/database.ts';
 import { listenToChannel } from '#server/db/listen-channel.ts';
 import { announceSearchChange } from '#server/db/repositories/searches-repository.ts';
 import {
-  findOrCreateUserByIdentity,
+  findOrCreateUsersByIdentities,
   USER_CHANGE_CHANNEL,
   watchUserChanges,
   type UserIdentity,
@@ -144,6 +145,25 @@ export function createUserCache(
   };
 }
 
+/**
+ * Users read from the database in one statement at most. Requests that miss the user cache
+ * together (many users at once, more than the cache holds) share a read instead of a round
+ * trip each; a batch stays small enough that several connections work on batches at once.
+ */
+export const USER_BATCH_SIZE = 25;
+
+/**
+ * Loads user rows by identity, batching the identities asked for in the same tick into one
+ * statement (DataLoader); nothing is kept beyond the batch: createUserCache keeps rows.
+ */
+export function createBatchedUserLoader(db: Db): (identity: UserIdentity) => Promise<UserRow> {
+  const loader = new DataLoader<UserIdentity, UserRow>(
+    (identities) => findOrCreateUsersByIdentities(db, identities),
+    { cache: false, maxBatchSize: USER_BATCH_SIZE },
+  );
+  return (identity) => loader.load(identity);
+}
+
 /** Tokens whose successful verification is remembered at most (least recently used dropped). */
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
@@ -210,7 +230,7 @@ export const authenticatePlugin = fp(
     options: { db: Db; verifyToken: VerifyToken; databaseUrl?: string },
   ) => {
     const verifyToken = createVerifiedTokenCache(options.verifyToken);
-    const users = createUserCache((identity) => findOrCreateUserByIdentity(options.db, identity));
+    const users = createUserCache(createBatchedUserLoader(options.db));
     const stopWatching = watchUserChanges((userId) => users.forget(userId));
     const stopListening =
       options.databaseUrl === undefined

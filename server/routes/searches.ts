@@ -12,7 +12,7 @@ import {
 } from '#shared/api/searches.ts';
 import type { Db } from '#server/db/database.ts';
 import { compileResponseSerializer, sendSerializedJson } from '#server/plugins/json-serializer.ts';
-import { readSearchInventory } from '#server/services/inventory-service.ts';
+import { createSearchInventoryReader } from '#server/services/inventory-service.ts';
 import {
   createUserSearch,
   deleteUserSearch,
@@ -46,6 +46,7 @@ export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     serialize: compileResponseSerializer(searchListSchema),
   });
   app.addHook('onClose', async () => searchLists.close());
+  const readSearchInventory = createSearchInventoryReader(db);
 
   app.get(
     '/searches/my_searches',
@@ -93,6 +94,6 @@ export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.get(
     '/searches/:id/inventory',
     { schema: { params: searchParamsSchema, response: { 200: searchInventorySchema, ...errors } } },
-    async (request) => readSearchInventory(db, request.requireUser(), request.params.id),
+    async (request) => readSearchInventory(request.requireUser(), request.params.id),
   );
 };

@@ -3,10 +3,12 @@ import type {
   InventoryStore,
   SearchInventory,
 } from '#shared/api/inventory.ts';
+import DataLoader from 'dataloader';
 import type { Executor } from '#server/db/database.ts';
 import { countAvailableByProductAndStore } from '#server/db/repositories/availability-repository.ts';
 import { listCurrentProductTypes } from '#server/db/repositories/catalog-changes-repository.ts';
 import {
+  findManySearchInventorySources,
   findSearchInventorySources,
   type SearchInventorySources,
 } from '#server/db/repositories/searches-repository.ts';
@@ -42,6 +44,45 @@ export async function readSearchInventory(
     throw notFound('Search');
   }
   return buildSearchInventory(sources, now, staleAfterMs);
+}
+
+/**
+ * Searches whose inventory is read in one statement at most: reads asked for together (many
+ * users at once) share a statement instead of a round trip each, in batches small enough for
+ * several connections to work at once.
+ */
+export const INVENTORY_BATCH_SIZE = 25;
+
+/**
+ * readSearchInventory for the route: the reads asked for in one tick go to the database
+ * together (DataLoader), at one clock reading taken when the batch is sent. Nothing is kept
+ * beyond the batch; anyone else's search is a 404 as before.
+ */
+export function createSearchInventoryReader(
+  db: Executor,
+  clock: () => number = Date.now,
+): (user: UserRow, searchId: string) => Promise<SearchInventory> {
+  type Read = { sources: SearchInventorySources | undefined; now: number; staleAfterMs: number };
+  const loader = new DataLoader<{ userId: string; searchId: string }, Read>(
+    async (searches) => {
+      const now = clock();
+      const staleAfterMs = computeStaleAfterMs(await readWatchFreshness(db, now));
+      const found = await findManySearchInventorySources(db, {
+        searches,
+        now: new Date(now),
+        lateBefore: describeLateBefore(now, staleAfterMs),
+      });
+      return found.map((sources) => ({ sources, now, staleAfterMs }));
+    },
+    { cache: false, maxBatchSize: INVENTORY_BATCH_SIZE },
+  );
+  return async (user, searchId) => {
+    const read = await loader.load({ userId: user.id, searchId });
+    if (read.sources === undefined) {
+      throw notFound('Search');
+    }
+    return buildSearchInventory(read.sources, read.now, read.staleAfterMs);
+  };
 }
 
 /** The inventory answer from what the database returned for one search. */

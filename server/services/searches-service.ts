@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { Kysely } from 'kysely';
 import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
@@ -18,6 +19,7 @@ import {
   findOwnedSearchCard,
   insertSearch,
   listSearchCardsByUser,
+  listSearchCardsByUsers,
   replacePreferredParts,
   updateOwnedSearch,
   watchSearchChanges,
@@ -81,6 +83,12 @@ export async function listUserSearches(db: Executor, user: UserRow): Promise<Sea
 export const SEARCH_LIST_MAX_AGE_MS = 5_000;
 /** Users whose list is kept at most; beyond this the least recently read are dropped. */
 const SEARCH_LIST_CACHE_SIZE = 1_000;
+/**
+ * Users whose lists are read in one statement at most: lists loaded together (more users
+ * than the cache holds, a burst after a restart) share a read instead of a round trip each,
+ * in batches small enough for several connections to work at once.
+ */
+export const SEARCH_LIST_BATCH_SIZE = 25;
 
 /** Users' search lists kept serialised in memory (see createSearchListCache). */
 export type SearchListCache = {
@@ -103,8 +111,8 @@ type CachedList = {
 const REFRESH_SPREAD = 0.5;
 
 /**
- * Serialised search lists per user, loaded by `listUserSearches` in one statement and dropped
- * when this process announces a change of the user's searches. A list older than `maxAgeMs`
+ * Serialised search lists per user, loaded as `listUserSearches` does (the lists asked for in
+ * one tick in one statement) and dropped when this process announces a change of the user's searches. A list older than `maxAgeMs`
  * (plus up to half again, drawn by `random` per list) is refreshed in the background while
  * readers keep the previous one, up to twice that age, after which readers wait for a fresh
  * load: so lists of busy users never expire all at once under load, and lists loaded together
@@ -134,9 +142,15 @@ export function createSearchListCache(options: {
     }
   });
 
+  // Lists asked for in the same tick are read together (DataLoader); nothing is kept here.
+  const cards = new DataLoader<string, SearchCardRow[]>(
+    (userIds) => listSearchCardsByUsers(options.db, userIds),
+    { cache: false, maxBatchSize: SEARCH_LIST_BATCH_SIZE },
+  );
   const load = (user: UserRow, now: number): CachedList => {
     const entry: CachedList = {
-      body: listUserSearches(options.db, user).then((searches) => {
+      body: cards.load(user.id).then((rows) => {
+        const searches = rows.map(composeSearch);
         for (const search of searches) entry.searchIds.add(search.id);
         return options.serialize(searches);
       }),

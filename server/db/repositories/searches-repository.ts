@@ -251,6 +251,25 @@ export async function listSearchCardsByUser(
     .execute();
 }
 
+/**
+ * Several users' searches as cards in one statement (one text whatever their number, so it
+ * stays prepared): per user id asked, oldest first; an empty list for a user without any.
+ */
+export async function listSearchCardsByUsers(
+  db: Executor,
+  userIds: readonly string[],
+): Promise<SearchCardRow[][]> {
+  if (userIds.length === 0) return [];
+  const rows = await selectSearchCards(db)
+    .where(sql<boolean>`s.user_id = any(${[...userIds]}::uuid[])`)
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .execute();
+  const byUser = new Map<string, SearchCardRow[]>(userIds.map((id) => [id, []]));
+  for (const row of rows) byUser.get(row.user_id)?.push(row);
+  return userIds.map((id) => byUser.get(id) ?? []);
+}
+
 /** One of a user's searches as a card; someone else's is undefined. */
 export async function findOwnedSearchCard(
   db: Executor,
@@ -319,9 +338,9 @@ export type SearchHistorySources = SearchBaseRow &
  */
 export type CheckStateQuery = { userId: string; searchId: string; now: Date; lateBefore: Date };
 
-/** Adds the covered stores and the check state of a search (`s`) at its store (`st`, `c`). */
-function selectCoverageAndChecks(db: Executor, query: CheckStateQuery) {
-  const { userId, searchId, now, lateBefore } = query;
+/** Adds the covered stores and the check state of searches (`s`) at their store (`st`, `c`). */
+function selectCoverageAndChecks(db: Executor, clock: Pick<CheckStateQuery, 'now' | 'lateBefore'>) {
+  const { now, lateBefore } = clock;
   return selectSearchBases(db)
     .leftJoin('poll_targets as t', (join) =>
       join
@@ -329,8 +348,6 @@ function selectCoverageAndChecks(db: Executor, query: CheckStateQuery) {
         .onRef('t.product_id', '=', 's.product_type')
         .onRef('t.store_id', '=', 's.store_id'),
     )
-    .where('s.id', '=', searchId)
-    .where('s.user_id', '=', userId)
     .select([
       't.last_requested_at as target_last_requested_at',
       't.last_covered_at as target_last_covered_at',
@@ -374,9 +391,38 @@ export async function findSearchInventorySources(
   db: Executor,
   query: CheckStateQuery,
 ): Promise<SearchInventorySources | undefined> {
-  return await selectCoverageAndChecks(db, query)
-    .select([
-      sql<{ store_id: string; part_number: string }[]>`(
+  return await selectInventorySources(db, query)
+    .where('s.id', '=', query.searchId)
+    .where('s.user_id', '=', query.userId)
+    .executeTakeFirst();
+}
+
+/**
+ * findSearchInventorySources for several (user, search) pairs at one clock reading, in one
+ * statement (one text whatever their number, so it stays prepared); in the order asked.
+ */
+export async function findManySearchInventorySources(
+  db: Executor,
+  query: Pick<CheckStateQuery, 'now' | 'lateBefore'> & {
+    searches: readonly { userId: string; searchId: string }[];
+  },
+): Promise<(SearchInventorySources | undefined)[]> {
+  if (query.searches.length === 0) return [];
+  const searchIds = query.searches.map((search) => search.searchId);
+  const userIds = query.searches.map((search) => search.userId);
+  const rows = await selectInventorySources(db, query)
+    .where(
+      sql<boolean>`(s.id, s.user_id) in (select * from unnest(${searchIds}::uuid[], ${userIds}::uuid[]))`,
+    )
+    .execute();
+  const byPair = new Map(rows.map((row) => [`${row.user_id}|${row.id}`, row]));
+  return query.searches.map((search) => byPair.get(`${search.userId}|${search.searchId}`));
+}
+
+/** What an inventory answer is built from, for the searches the caller picks. */
+function selectInventorySources(db: Executor, clock: Pick<CheckStateQuery, 'now' | 'lateBefore'>) {
+  return selectCoverageAndChecks(db, clock).select([
+    sql<{ store_id: string; part_number: string }[]>`(
         select coalesce(json_agg(json_build_object(
           'store_id', si.store_id,
           'part_number', si.part_number
@@ -384,12 +430,11 @@ export async function findSearchInventorySources(
         from search_inventory si
         where si.search_id = s.id
       )`.as('available'),
-      sql<Date | null>`(
+    sql<Date | null>`(
         select max(a.observed_at) from availability_snapshots a
         where a.store_id = s.store_id and a.part_number in (${searchedPartNumbers})
       )`.as('home_last_checked_at'),
-    ])
-    .executeTakeFirst();
+  ]);
 }
 
 /** Everything a search's restock history shows since `since`, for one of the user's searches. */
@@ -398,6 +443,8 @@ export async function findSearchHistorySources(
   query: CheckStateQuery & { since: Date; eventLimit: number },
 ): Promise<SearchHistorySources | undefined> {
   return await selectCoverageAndChecks(db, query)
+    .where('s.id', '=', query.searchId)
+    .where('s.user_id', '=', query.userId)
     .select([
       // Times as epoch milliseconds: JSON would write PostgreSQL's microseconds and offset.
       sql<SearchHistorySources['events']>`(

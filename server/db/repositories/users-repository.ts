@@ -60,6 +60,46 @@ export async function findUserByIdentity(
 }
 
 /**
+ * The users of several identities in one statement (one text whatever their number, so it
+ * stays prepared), in the order asked; undefined for an identity never signed in.
+ */
+export async function findUsersByIdentities(
+  db: Executor,
+  identities: readonly UserIdentity[],
+): Promise<(UserRow | undefined)[]> {
+  if (identities.length === 0) return [];
+  const issuers = identities.map((identity) => identity.issuer);
+  const subjects = identities.map((identity) => identity.subject);
+  const rows = await db
+    .selectFrom('users')
+    .selectAll()
+    .where(
+      sql<boolean>`(issuer, subject) in (select * from unnest(${issuers}::text[], ${subjects}::text[]))`,
+    )
+    .execute();
+  const byIdentity = new Map(rows.map((row) => [`${row.issuer}\u0000${row.subject}`, row]));
+  return identities.map((identity) =>
+    byIdentity.get(`${identity.issuer}\u0000${identity.subject}`),
+  );
+}
+
+/**
+ * findOrCreateUserByIdentity for several identities: one read for all of them, then an
+ * insert for each one seen for the first time. In the order asked.
+ */
+export async function findOrCreateUsersByIdentities(
+  db: Executor,
+  identities: readonly UserIdentity[],
+): Promise<UserRow[]> {
+  const found = await findUsersByIdentities(db, identities);
+  return await Promise.all(
+    found.map(
+      async (row, index) => row ?? (await findOrCreateUserByIdentity(db, identities[index])),
+    ),
+  );
+}
+
+/**
  * Finds the user of an identity, creating the row on first sight. A plain read first: the
  * insert is for the first request of a new person only, and tolerates a concurrent one.
  */

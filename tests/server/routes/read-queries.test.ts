@@ -183,6 +183,80 @@ describe('signed-in reads in a constant number of queries', () => {
     expect(history.events.length).toBeGreaterThan(0);
   });
 
+  it('reads of many users at once share statements, and each user gets only their own', async () => {
+    const db = api.testDb.db;
+    const crowd: { user: TestUser; searchIds: string[] }[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const user = await api.createUser(`crowd-${index}`, 'best');
+      const searchIds: string[] = [];
+      for (let count = 0; count <= index % 3; count += 1) {
+        const search = await insertSearch(db, {
+          user_id: user.user.id,
+          product_type: US_PRODUCTS[(index + count) % US_PRODUCTS.length],
+          store_id: US_STORES[(index * 3 + count) % US_STORES.length],
+        });
+        searchIds.push(search.id);
+      }
+      crowd.push({ user, searchIds });
+      // Verified once, so the burst below meets the user and list reads only.
+      await read('/v2/account', user);
+    }
+    for (const member of crowd) await withColdCache(member.user);
+    let lists: Awaited<ReturnType<FastifyInstance['inject']>>[] = [];
+    const listStatements = await counting.countDuring(async () => {
+      lists = await Promise.all(
+        crowd.map((member) =>
+          app.inject({
+            method: 'GET',
+            url: '/v2/searches/my_searches',
+            headers: { authorization: `Bearer ${member.user.token}` },
+          }),
+        ),
+      );
+    });
+    for (const [index, member] of crowd.entries()) {
+      expect(lists[index].statusCode).toBe(200);
+      const ids = searchListSchema.parse(lists[index].json()).map((search) => search.id);
+      expect(ids).toEqual(member.searchIds);
+    }
+    const userReads = listStatements.filter((text) => /from "users"/.test(text));
+    const listReads = listStatements.filter((text) => /from "searches"/.test(text));
+    expect(userReads.length).toBeGreaterThan(0);
+    expect(userReads.length).toBeLessThan(crowd.length / 2);
+    expect(listReads.length).toBeGreaterThan(0);
+    expect(listReads.length).toBeLessThan(crowd.length / 2);
+
+    // Inventory reads together, one of them asking for someone else's search.
+    for (const member of crowd) await withColdCache(member.user);
+    const asks = crowd.map((member, index) => ({
+      member,
+      searchId: index === 5 ? crowd[6].searchIds[0] : member.searchIds[0],
+    }));
+    let inventories: Awaited<ReturnType<FastifyInstance['inject']>>[] = [];
+    const inventoryStatements = await counting.countDuring(async () => {
+      inventories = await Promise.all(
+        asks.map(({ member, searchId }) =>
+          app.inject({
+            method: 'GET',
+            url: `/v2/searches/${searchId}/inventory`,
+            headers: { authorization: `Bearer ${member.user.token}` },
+          }),
+        ),
+      );
+    });
+    for (const [index, response] of inventories.entries()) {
+      if (index === 5) {
+        expect(response.statusCode).toBe(404);
+      } else {
+        expect(response.statusCode, response.body).toBe(200);
+        searchInventorySchema.parse(response.json());
+      }
+    }
+    const inventoryReads = inventoryStatements.filter((text) => /from "searches"/.test(text));
+    expect(inventoryReads.length).toBeGreaterThan(0);
+    expect(inventoryReads.length).toBeLessThan(crowd.length / 2);
+  });
+
   it('creates a new user on the first request only and then reads nothing about them', async () => {
     const token = await api.idp.issueAccessToken({
       subject: 'subject-newcomer',
