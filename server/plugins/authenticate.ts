@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
-import DataLoader from 'dataloader';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '#shared/api/errors.ts';
+import { createBatchLoader } from '#server/db/batch-loader.ts';
 import type { Db } from '#server/db/database.ts';
 import { listenToChannel } from '#server/db/listen-channel.ts';
 import { announceSearchChange } from '#server/db/repositories/searches-repository.ts';
@@ -146,22 +146,13 @@ export function createUserCache(
 }
 
 /**
- * Users read from the database in one statement at most. Requests that miss the user cache
- * together (many users at once, more than the cache holds) share a read instead of a round
- * trip each; a batch stays small enough that several connections work on batches at once.
- */
-export const USER_BATCH_SIZE = 25;
-
-/**
- * Loads user rows by identity, batching the identities asked for in the same tick into one
- * statement (DataLoader); nothing is kept beyond the batch: createUserCache keeps rows.
+ * Loads user rows by identity: requests that miss the user cache together (many users at
+ * once, more than the cache holds) share one statement instead of a round trip each.
  */
 export function createBatchedUserLoader(db: Db): (identity: UserIdentity) => Promise<UserRow> {
-  const loader = new DataLoader<UserIdentity, UserRow>(
-    (identities) => findOrCreateUsersByIdentities(db, identities),
-    { cache: false, maxBatchSize: USER_BATCH_SIZE },
+  return createBatchLoader((identities: readonly UserIdentity[]) =>
+    findOrCreateUsersByIdentities(db, identities),
   );
-  return (identity) => loader.load(identity);
 }
 
 /** Tokens whose successful verification is remembered at most (least recently used dropped). */

@@ -3,7 +3,7 @@ import type {
   InventoryStore,
   SearchInventory,
 } from '#shared/api/inventory.ts';
-import DataLoader from 'dataloader';
+import { createBatchLoader } from '#server/db/batch-loader.ts';
 import type { Executor } from '#server/db/database.ts';
 import { countAvailableByProductAndStore } from '#server/db/repositories/availability-repository.ts';
 import { listCurrentProductTypes } from '#server/db/repositories/catalog-changes-repository.ts';
@@ -47,15 +47,8 @@ export async function readSearchInventory(
 }
 
 /**
- * Searches whose inventory is read in one statement at most: reads asked for together (many
- * users at once) share a statement instead of a round trip each, in batches small enough for
- * several connections to work at once.
- */
-export const INVENTORY_BATCH_SIZE = 25;
-
-/**
- * readSearchInventory for the route: the reads asked for in one tick go to the database
- * together (DataLoader), at one clock reading taken when the batch is sent. Nothing is kept
+ * readSearchInventory for the route: reads asked for together go to the database in one
+ * statement (createBatchLoader), at one clock reading taken when the batch is sent. Nothing is kept
  * beyond the batch; anyone else's search is a 404 as before.
  */
 export function createSearchInventoryReader(
@@ -63,8 +56,8 @@ export function createSearchInventoryReader(
   clock: () => number = Date.now,
 ): (user: UserRow, searchId: string) => Promise<SearchInventory> {
   type Read = { sources: SearchInventorySources | undefined; now: number; staleAfterMs: number };
-  const loader = new DataLoader<{ userId: string; searchId: string }, Read>(
-    async (searches) => {
+  const loadInventory = createBatchLoader(
+    async (searches: readonly { userId: string; searchId: string }[]): Promise<Read[]> => {
       const now = clock();
       const staleAfterMs = computeStaleAfterMs(await readWatchFreshness(db, now));
       const found = await findManySearchInventorySources(db, {
@@ -74,10 +67,9 @@ export function createSearchInventoryReader(
       });
       return found.map((sources) => ({ sources, now, staleAfterMs }));
     },
-    { cache: false, maxBatchSize: INVENTORY_BATCH_SIZE },
   );
   return async (user, searchId) => {
-    const read = await loader.load({ userId: user.id, searchId });
+    const read = await loadInventory({ userId: user.id, searchId });
     if (read.sources === undefined) {
       throw notFound('Search');
     }

@@ -1,8 +1,8 @@
-import DataLoader from 'dataloader';
 import type { Kysely } from 'kysely';
 import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
 import { getPlan, isPaidPlan, PLANS, type Plan } from '#shared/domain/plans.ts';
+import { createBatchLoader } from '#server/db/batch-loader.ts';
 import type { Executor } from '#server/db/database.ts';
 import { listProductTypeCountries } from '#server/db/repositories/catalog-changes-repository.ts';
 import {
@@ -83,12 +83,6 @@ export async function listUserSearches(db: Executor, user: UserRow): Promise<Sea
 export const SEARCH_LIST_MAX_AGE_MS = 5_000;
 /** Users whose list is kept at most; beyond this the least recently read are dropped. */
 const SEARCH_LIST_CACHE_SIZE = 1_000;
-/**
- * Users whose lists are read in one statement at most: lists loaded together (more users
- * than the cache holds, a burst after a restart) share a read instead of a round trip each,
- * in batches small enough for several connections to work at once.
- */
-export const SEARCH_LIST_BATCH_SIZE = 25;
 
 /** Users' search lists kept serialised in memory (see createSearchListCache). */
 export type SearchListCache = {
@@ -142,14 +136,13 @@ export function createSearchListCache(options: {
     }
   });
 
-  // Lists asked for in the same tick are read together (DataLoader); nothing is kept here.
-  const cards = new DataLoader<string, SearchCardRow[]>(
-    (userIds) => listSearchCardsByUsers(options.db, userIds),
-    { cache: false, maxBatchSize: SEARCH_LIST_BATCH_SIZE },
+  // Lists loaded together (more users than the cache holds) share one statement.
+  const loadCards = createBatchLoader((userIds: readonly string[]) =>
+    listSearchCardsByUsers(options.db, userIds),
   );
   const load = (user: UserRow, now: number): CachedList => {
     const entry: CachedList = {
-      body: cards.load(user.id).then((rows) => {
+      body: loadCards(user.id).then((rows) => {
         const searches = rows.map(composeSearch);
         for (const search of searches) entry.searchIds.add(search.id);
         return options.serialize(searches);
