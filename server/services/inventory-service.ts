@@ -48,8 +48,8 @@ export async function readSearchInventory(
 
 /**
  * readSearchInventory for the route: reads asked for together go to the database in one
- * statement (createBatchLoader), at one clock reading taken when the batch is sent. Nothing is kept
- * beyond the batch; anyone else's search is a 404 as before.
+ * statement (createBatchLoader), at one clock reading taken when the batch is sent. Nothing
+ * is kept beyond the batch; anyone else's search is a 404 as before.
  */
 export function createSearchInventoryReader(
   db: Executor,

@@ -106,8 +106,8 @@ const REFRESH_SPREAD = 0.5;
 
 /**
  * Serialised search lists per user, loaded as `listUserSearches` does (the lists asked for in
- * one tick in one statement) and dropped when this process announces a change of the user's searches. A list older than `maxAgeMs`
- * (plus up to half again, drawn by `random` per list) is refreshed in the background while
+ * one turn of the event loop in one statement) and dropped when this process announces a
+ * change of the user's searches. A list older than `maxAgeMs` (plus up to half again, drawn by `random` per list) is refreshed in the background while
  * readers keep the previous one, up to twice that age, after which readers wait for a fresh
  * load: so lists of busy users never expire all at once under load, and lists loaded together
  * (a restart, a burst of sign-ins) drift apart instead of refreshing in one burst, which

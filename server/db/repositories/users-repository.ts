@@ -85,17 +85,25 @@ export async function findUsersByIdentities(
 
 /**
  * findOrCreateUserByIdentity for several identities: one read for all of them, then an
- * insert for each one seen for the first time. In the order asked.
+ * insert for each one seen for the first time. In the order asked; an identity whose insert
+ * failed has its error in its place, so one failed first sign-in fails no other request.
  */
 export async function findOrCreateUsersByIdentities(
   db: Executor,
   identities: readonly UserIdentity[],
-): Promise<UserRow[]> {
+): Promise<(UserRow | Error)[]> {
   const found = await findUsersByIdentities(db, identities);
-  return await Promise.all(
+  const settled = await Promise.allSettled(
     found.map(
       async (row, index) => row ?? (await findOrCreateUserByIdentity(db, identities[index])),
     ),
+  );
+  return settled.map((result) =>
+    result.status === 'fulfilled'
+      ? result.value
+      : result.reason instanceof Error
+        ? result.reason
+        : new Error(String(result.reason)),
   );
 }
 

@@ -30,15 +30,31 @@ describe('users read by identity in one statement', () => {
 
   it('creates only the identities seen for the first time, once each', async () => {
     const known = await findOrCreateUserByIdentity(testDb.db, { issuer: 'c', subject: 'known' });
-    const [first, second, again] = await findOrCreateUsersByIdentities(testDb.db, [
+    const rows = await findOrCreateUsersByIdentities(testDb.db, [
       { issuer: 'c', subject: 'known' },
       { issuer: 'c', subject: 'new', email: 'new@example.com' },
       { issuer: 'c', subject: 'known' },
     ]);
+    const [first, second, again] = rows.map((row) => {
+      if (row instanceof Error) throw row;
+      return row;
+    });
     expect(first.id).toBe(known.id);
     expect(again.id).toBe(known.id);
     expect(second.email).toBe('new@example.com');
     const [reread] = await findUsersByIdentities(testDb.db, [{ issuer: 'c', subject: 'new' }]);
     expect(reread?.id).toBe(second.id);
+  });
+
+  it('gives a failed first sign-in its own error and the others their rows', async () => {
+    const known = await findOrCreateUserByIdentity(testDb.db, { issuer: 'd', subject: 'known' });
+    const rows = await findOrCreateUsersByIdentities(testDb.db, [
+      { issuer: 'd', subject: 'known' },
+      // Longer than any index entry PostgreSQL can hold: the insert fails.
+      { issuer: 'd', subject: 'x'.repeat(10_000_000) },
+    ]);
+    expect(rows[0]).toMatchObject({ id: known.id });
+    expect(rows[1]).toBeInstanceOf(Error);
+    expect((rows[1] as Error).message).toMatch(/index row/);
   });
 });
