@@ -111,7 +111,7 @@ describe('the macOS app as a release must behave', { timeout: 120_000 }, () => {
   const start = async (env: Record<string, string> = {}) => {
     const app = await startDesktopHarness({ browser, upstreamUrl: simulator.url, env });
     apps.push(app);
-    // Fresh-clone runs have seen the first screen never show here while alone it always does.
+    // A failed test says what the page showed and what the app printed, not a bare timeout.
     onTestFailed(async () => {
       console.error(`The app as the test failed:\n${await app.describeState()}`);
     });
