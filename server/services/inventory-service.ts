@@ -9,7 +9,6 @@ import { countAvailableByProductAndStore } from '#server/db/repositories/availab
 import { listCurrentProductTypes } from '#server/db/repositories/catalog-changes-repository.ts';
 import {
   findManySearchInventorySources,
-  findSearchInventorySources,
   type SearchInventorySources,
 } from '#server/db/repositories/searches-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
@@ -33,17 +32,8 @@ export async function readSearchInventory(
   searchId: string,
   now: number = Date.now(),
 ): Promise<SearchInventory> {
-  const staleAfterMs = computeStaleAfterMs(await readWatchFreshness(db, now));
-  const sources = await findSearchInventorySources(db, {
-    userId: user.id,
-    searchId,
-    now: new Date(now),
-    lateBefore: describeLateBefore(now, staleAfterMs),
-  });
-  if (sources === undefined) {
-    throw notFound('Search');
-  }
-  return buildSearchInventory(sources, now, staleAfterMs);
+  const [read] = await readInventorySources(db, [{ userId: user.id, searchId }], now);
+  return composeInventoryRead(read);
 }
 
 /**
@@ -55,26 +45,41 @@ export function createSearchInventoryReader(
   db: Executor,
   clock: () => number = Date.now,
 ): (user: UserRow, searchId: string) => Promise<SearchInventory> {
-  type Read = { sources: SearchInventorySources | undefined; now: number; staleAfterMs: number };
-  const loadInventory = createBatchLoader(
-    async (searches: readonly { userId: string; searchId: string }[]): Promise<Read[]> => {
-      const now = clock();
-      const staleAfterMs = computeStaleAfterMs(await readWatchFreshness(db, now));
-      const found = await findManySearchInventorySources(db, {
-        searches,
-        now: new Date(now),
-        lateBefore: describeLateBefore(now, staleAfterMs),
-      });
-      return found.map((sources) => ({ sources, now, staleAfterMs }));
-    },
+  const loadInventory = createBatchLoader((searches: readonly SearchKey[]) =>
+    readInventorySources(db, searches, clock()),
   );
-  return async (user, searchId) => {
-    const read = await loadInventory({ userId: user.id, searchId });
-    if (read.sources === undefined) {
-      throw notFound('Search');
-    }
-    return buildSearchInventory(read.sources, read.now, read.staleAfterMs);
-  };
+  return async (user, searchId) =>
+    composeInventoryRead(await loadInventory({ userId: user.id, searchId }));
+}
+
+type SearchKey = { userId: string; searchId: string };
+type InventoryRead = {
+  sources: SearchInventorySources | undefined;
+  now: number;
+  staleAfterMs: number;
+};
+
+/** What the inventories of `searches` are built from, in one statement at one clock reading. */
+async function readInventorySources(
+  db: Executor,
+  searches: readonly SearchKey[],
+  now: number,
+): Promise<InventoryRead[]> {
+  const staleAfterMs = computeStaleAfterMs(await readWatchFreshness(db, now));
+  const found = await findManySearchInventorySources(db, {
+    searches,
+    now: new Date(now),
+    lateBefore: describeLateBefore(now, staleAfterMs),
+  });
+  return found.map((sources) => ({ sources, now, staleAfterMs }));
+}
+
+/** The answer for one read; someone else's (or no) search is a 404. */
+function composeInventoryRead(read: InventoryRead): SearchInventory {
+  if (read.sources === undefined) {
+    throw notFound('Search');
+  }
+  return buildSearchInventory(read.sources, read.now, read.staleAfterMs);
 }
 
 /** The inventory answer from what the database returned for one search. */

@@ -18,7 +18,6 @@ import {
   findOwnedSearch,
   findOwnedSearchCard,
   insertSearch,
-  listSearchCardsByUser,
   listSearchCardsByUsers,
   replacePreferredParts,
   updateOwnedSearch,
@@ -67,11 +66,6 @@ function describeSearchLimit(plan: Plan): string {
     : `${allowance} Upgrade to ${larger.join(' or ')} to add more, or delete a search you no longer need.`;
 }
 
-/** The signed-in user's searches, oldest first, in one statement however many there are. */
-export async function listUserSearches(db: Executor, user: UserRow): Promise<Search[]> {
-  return (await listSearchCardsByUser(db, user.id)).map(composeSearch);
-}
-
 /**
  * Age after which a user's serialised search list is refreshed (see createSearchListCache;
  * it is served at most twice this old). Writes through this process (create, edit, delete,
@@ -105,8 +99,8 @@ type CachedList = {
 const REFRESH_SPREAD = 0.5;
 
 /**
- * Serialised search lists per user, loaded as `listUserSearches` does (the lists asked for in
- * one turn of the event loop in one statement) and dropped when this process announces a
+ * Serialised search lists per user, loaded by `listSearchCardsByUsers` (the lists asked for
+ * in one turn of the event loop in one statement) and dropped when this process announces a
  * change of the user's searches. A list older than `maxAgeMs` (plus up to half again, drawn by `random` per list) is refreshed in the background while
  * readers keep the previous one, up to twice that age, after which readers wait for a fresh
  * load: so lists of busy users never expire all at once under load, and lists loaded together

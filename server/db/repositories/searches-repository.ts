@@ -239,18 +239,6 @@ function selectSearchCards(db: Executor) {
     );
 }
 
-/** A user's searches as cards, oldest first, in one statement whatever their number. */
-export async function listSearchCardsByUser(
-  db: Executor,
-  userId: string,
-): Promise<SearchCardRow[]> {
-  return await selectSearchCards(db)
-    .where('s.user_id', '=', userId)
-    .orderBy('s.created_at')
-    .orderBy('s.id')
-    .execute();
-}
-
 /**
  * Several users' searches as cards in one statement (one text whatever their number, so it
  * stays prepared): per user id asked, oldest first; an empty list for a user without any.
@@ -386,20 +374,10 @@ function selectCoverageAndChecks(db: Executor, clock: Pick<CheckStateQuery, 'now
     ]);
 }
 
-/** Everything a search's inventory shows, for one of the user's searches; undefined otherwise. */
-export async function findSearchInventorySources(
-  db: Executor,
-  query: CheckStateQuery,
-): Promise<SearchInventorySources | undefined> {
-  return await selectInventorySources(db, query)
-    .where('s.id', '=', query.searchId)
-    .where('s.user_id', '=', query.userId)
-    .executeTakeFirst();
-}
-
 /**
- * findSearchInventorySources for several (user, search) pairs at one clock reading, in one
- * statement (one text whatever their number, so it stays prepared); in the order asked.
+ * Everything the inventories of (user, search) pairs show, at one clock reading, in one
+ * statement (one text whatever their number, so it stays prepared); in the order asked,
+ * undefined for a search that is not that user's.
  */
 export async function findManySearchInventorySources(
   db: Executor,
