@@ -104,7 +104,9 @@ describe('logging in from the macOS app', () => {
         expect(created.ok).toBe(true);
       }
       await page.goto(`${HARNESS_ORIGIN}/account`);
-      await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(EMAIL);
+      await expect
+        .poll(() => page.getByLabel('Email').inputValue(), { timeout: 20_000 })
+        .toBe(EMAIL);
     },
     FLOW_TIMEOUT_MS,
   );
