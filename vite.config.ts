@@ -103,6 +103,20 @@ export const REACT_ROUTER_PRODUCTION_ALIASES = [
   },
 ];
 
+// The boot's own chunks: the browser finds their imports itself as each arrives.
+const BOOT_CHUNK = /^assets\/(react-dom|main|landing)-[\w-]+\.js$/;
+
+/**
+ * What Vite's preload helper adds as `<link rel="modulepreload">` before a dynamic import:
+ * nothing for the boot's chunks (React's DOM renderer, main.tsx, the landing screen). Adding a
+ * link costs the main thread about 2.5 ms each on this machine (more on a slow phone), some
+ * 20 links in the boot's few tasks, against one more round trip while the browser reads the
+ * imports itself (issue 30: total blocking time). Later screens keep their preloads.
+ */
+function listPreloadedDependencies(fileName: string, dependencies: string[]): string[] {
+  return BOOT_CHUNK.test(fileName) ? [] : dependencies;
+}
+
 /**
  * Website build: the SPA in renderer/, emitted to dist/renderer for the API server to serve,
  * then the landing page pre-rendered from it (vite-prerender.ts runs this config again as an
@@ -139,6 +153,7 @@ export default defineConfig(({ command, isSsrBuild }) => {
       target: 'es2022',
       // The login SDK and the phone-number metadata are big but load only where needed.
       chunkSizeWarningLimit: 450,
+      modulePreload: { resolveDependencies: listPreloadedDependencies },
       rolldownOptions: {
         output: {
           // Each script is evaluated as one task: splitting the framework off the app keeps the

@@ -1,9 +1,10 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import type { AppConfig } from '#shared/api/app-config.ts';
 import { hasAnyLoginHint, hasLoginHint } from './auth/login-hint.ts';
 import { BootErrorScreen } from './boot/boot-error-screen.tsx';
 import { loadAppConfig } from './boot/load-app-config.ts';
+import { waitForNextTask } from './boot/wait-for-next-task.ts';
 import { App } from './app.tsx';
 import { SpinnerScreen } from './components/spinner-screen.tsx';
 import { readDesktopBridge } from './host/desktop-bridge.ts';
@@ -33,25 +34,32 @@ if (!isPrerenderedLanding || mayBeSignedIn) {
   renderRoot(<SpinnerScreen label="Loading Shelfwatch..." />);
 }
 
-// A visitor's home screen is the landing page: fetch its code while the settings load.
-// Errors are ignored here; the router reports them when it really needs the chunk.
+// A visitor's home screen is the landing page: fetch its code while the settings load (from
+// the next task: starting the fetch costs the main thread a few milliseconds on a phone, which
+// would lengthen this module's evaluation task). Errors are ignored here; the router reports
+// them when it really needs the chunk.
 const landingLoad = mayBeSignedIn
   ? Promise.resolve(undefined)
-  : preloadLandingScreen().catch(() => undefined);
+  : waitForNextTask().then(() => preloadLandingScreen().catch(() => undefined));
 
 /** Hydrates the pre-rendered landing page; false when it cannot be (its code failed to load). */
 async function hydrateLanding(config: AppConfig): Promise<boolean> {
   if ((await landingLoad) === undefined) return false;
-  hydrateRoot(
-    container!,
-    <StrictMode>
-      <App config={config} />
-    </StrictMode>,
-    {
-      // React renders the page again where it differs from the HTML; say so for whoever looks.
-      onRecoverableError: (error) => console.warn('Pre-rendered landing page replaced', error),
-    },
-  );
+  // As a transition, React hydrates in slices of a few milliseconds, yielding to the browser in
+  // between: the page stays responsive on a slow phone (Lighthouse's total blocking time)
+  // instead of one long task.
+  startTransition(() => {
+    hydrateRoot(
+      container!,
+      <StrictMode>
+        <App config={config} />
+      </StrictMode>,
+      {
+        // React renders the page again where it differs from the HTML; say so for whoever looks.
+        onRecoverableError: (error) => console.warn('Pre-rendered landing page replaced', error),
+      },
+    );
+  });
   return true;
 }
 

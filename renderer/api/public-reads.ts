@@ -1,6 +1,7 @@
 import { HttpStatusError, UnexpectedRequestError } from './api-errors.ts';
 import type { ApiSettings } from './api-context.ts';
 import { unwrapHostResult } from './host-errors.ts';
+import { waitForNextTask } from '../boot/wait-for-next-task.ts';
 
 /**
  * GET of a public /v2 path (products, stores, countries, example inventory) with fetch: the
@@ -16,6 +17,9 @@ export async function getPublicJson<T>(settings: ApiSettings, path: string): Pro
     throw new HttpStatusError('GET', path, answer.status, answer.body);
   }
   const url = `${settings.apiBaseUrl.replace(/\/$/, '')}/v2${path}`;
+  // Each read starts in a task of its own: the landing page's four start together, from React's
+  // effects, and starting a request costs a loaded phone several milliseconds of main thread.
+  await waitForNextTask();
   let response: Response;
   let body: unknown;
   try {

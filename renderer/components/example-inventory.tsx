@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import { buildExampleStoreCards } from '#shared/domain/store-labels.ts';
 import {
@@ -68,6 +68,27 @@ export function ExampleInventory() {
   const products = useProducts();
   const stores = useStores();
   const countries = useCountries();
+  const isPending =
+    examples.isPending || products.isPending || stores.isPending || countries.isPending;
+  // The loaded inventory (cards built from every store, two long lists) is rendered as a
+  // deferred update: React draws it in slices between the browser's own work instead of in one
+  // long task when the last answer arrives (a slow phone's total blocking time, issue 30).
+  const isShowingSkeleton = useDeferredValue(isPending, true);
+  if (isShowingSkeleton) {
+    return <ExampleInventorySkeleton />;
+  }
+  if (examples.isError || products.isError || stores.isError || countries.isError) {
+    return <p className="text-body-secondary">Example inventory isn't available right now.</p>;
+  }
+  return <LoadedExampleInventory />;
+}
+
+/** The example inventory once its four reads have answered. */
+function LoadedExampleInventory() {
+  const examples = useExampleInventory();
+  const products = useProducts();
+  const stores = useStores();
+  const countries = useCountries();
   const [chosenId, setChosenId] = useState<string | null>(null);
   const [isShowingAll, setIsShowingAll] = useState(false);
 
@@ -94,13 +115,7 @@ export function ExampleInventory() {
     [selectedEntry, stores.data, countries.data],
   );
 
-  if (examples.isPending || products.isPending || stores.isPending || countries.isPending) {
-    return <ExampleInventorySkeleton />;
-  }
-  if (examples.isError || products.isError || stores.isError || countries.isError) {
-    return <p className="text-body-secondary">Example inventory isn't available right now.</p>;
-  }
-
+  if (!products.isSuccess || !countries.isSuccess) return null;
   return (
     <>
       <ProductPicker products={pickerProducts} selectedId={selectedId} onSelect={setChosenId} />

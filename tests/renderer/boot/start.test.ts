@@ -60,4 +60,35 @@ describe('the entry script', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(start).toHaveBeenCalledOnce();
   });
+
+  it("evaluates React's renderer first and the app in a later task", async () => {
+    vi.resetModules();
+    const { loadAppInSteps } = await import('#renderer/boot/start.ts');
+    vi.useFakeTimers();
+    const order: string[] = [];
+    const loading = loadAppInSteps(
+      async () => {
+        order.push('renderer');
+      },
+      async () => {
+        order.push('app');
+      },
+    );
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(order).toEqual(['renderer']);
+    await vi.advanceTimersByTimeAsync(0);
+    await loading;
+    expect(order).toEqual(['renderer', 'app']);
+  });
+
+  it('does not load the app when the renderer fails to load', async () => {
+    vi.resetModules();
+    const { loadAppInSteps } = await import('#renderer/boot/start.ts');
+    const loadApp = vi.fn(async () => undefined);
+    await expect(
+      loadAppInSteps(() => Promise.reject(new Error('offline')), loadApp),
+    ).rejects.toThrow('offline');
+    expect(loadApp).not.toHaveBeenCalled();
+  });
 });
