@@ -9,10 +9,7 @@ export type CachedBody = {
 };
 
 /** A body kept in memory and reloaded when it may be out of date (see createCachedBody). */
-export type CachedBodySource = {
-  /** The current body: loaded on first use, after a catalog change, or refreshed when old. */
-  read: () => Promise<CachedBody>;
-};
+export type CachedBodySource = CachedValueSource<CachedBody>;
 
 // Bumped by every catalog write of this process; caches compare it to the one they loaded.
 let catalogVersion = 0;
@@ -49,35 +46,38 @@ function ignoreError(): undefined {
   return undefined;
 }
 
+/** A value kept in memory and reloaded when it may be out of date (see createCachedValue). */
+export type CachedValueSource<T> = {
+  /** The current value: loaded on first use, after a catalog change, or refreshed when old. */
+  read: () => Promise<T>;
+};
+
 /**
- * A JSON body built by `load` and `serialize` and served from memory. It is reloaded, with
- * readers waiting for the new content, after markCatalogChanged() (changes made in this
- * process). After `maxAgeMs` it is refreshed in the background while readers keep the
- * previous body: that bounds how long changes made elsewhere (the CLI's store import, the
- * watcher of another process) stay unseen, without making a reader wait. Concurrent reads
- * share one load; a failed background refresh keeps the previous body and is reported to
- * `onRefreshError`.
+ * A value built from the catalog by `load` and kept in memory. It is reloaded, with readers
+ * waiting for the new value, after markCatalogChanged() (changes made in this process, or
+ * announced by another through catalog-notify.ts). After `maxAgeMs` it is refreshed in the
+ * background while readers keep the previous value: that bounds how long changes nobody
+ * announced stay unseen, without making a reader wait. Concurrent reads share one load; a
+ * failed background refresh keeps the previous value and is reported to `onRefreshError`.
  */
-export function createCachedBody<T>(options: {
+export function createCachedValue<T>(options: {
   load: () => Promise<T>;
-  serialize: (value: T) => string;
   maxAgeMs: number;
   onRefreshError?: (error: unknown) => void;
   now?: () => number;
-}): CachedBodySource {
+}): CachedValueSource<T> {
   const now = options.now ?? ((): number => Date.now());
-  let current: { body: CachedBody; loadedAt: number; version: number } | undefined;
-  let loading: Promise<CachedBody> | undefined;
+  let current: { value: T; loadedAt: number; version: number } | undefined;
+  let loading: Promise<T> | undefined;
 
-  const reload = (): Promise<CachedBody> => {
+  const reload = (): Promise<T> => {
     loading ??= (async () => {
       try {
         const version = catalogVersion;
         const loadedAt = now();
-        const body = options.serialize(await options.load());
-        const cached = { body, etag: computeEtag(body) };
-        current = { body: cached, loadedAt, version };
-        return cached;
+        const value = await options.load();
+        current = { value, loadedAt, version };
+        return value;
       } finally {
         loading = undefined;
       }
@@ -97,7 +97,28 @@ export function createCachedBody<T>(options: {
       if (now() - current.loadedAt >= options.maxAgeMs && loading === undefined) {
         reload().catch((error: unknown) => options.onRefreshError?.(error));
       }
-      return current.body;
+      return current.value;
     },
   };
+}
+
+/**
+ * A JSON body built by `load` and `serialize` and served from memory, with its ETag; reloaded
+ * as createCachedValue says.
+ */
+export function createCachedBody<T>(options: {
+  load: () => Promise<T>;
+  serialize: (value: T) => string;
+  maxAgeMs: number;
+  onRefreshError?: (error: unknown) => void;
+  now?: () => number;
+}): CachedBodySource {
+  const { load, serialize, ...timing } = options;
+  return createCachedValue({
+    ...timing,
+    load: async (): Promise<CachedBody> => {
+      const body = serialize(await load());
+      return { body, etag: computeEtag(body) };
+    },
+  });
 }

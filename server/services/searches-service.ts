@@ -18,16 +18,20 @@ import {
   findOwnedSearch,
   findOwnedSearchCard,
   insertSearch,
-  listSearchCardsByUsers,
+  listSearchCardHeadsByUsers,
   replacePreferredParts,
   updateOwnedSearch,
   watchSearchChanges,
+  type SearchCardHeadRow,
   type SearchCardRow,
+  type SearchModel,
 } from '#server/db/repositories/searches-repository.ts';
 import { findUserById } from '#server/db/repositories/users-repository.ts';
 import type { Database, SearchRow, UserRow } from '#server/db/schema.ts';
 import { reconcilePausedSearches } from '#server/accounts/plan-change.ts';
 import { AppError, invalidInput, notFound } from './app-error.ts';
+import type { CachedValueSource } from './catalog-cache.ts';
+import { createProductModelsIndex, type ProductModelsIndex } from './product-models-index.ts';
 
 /** "Better or Premium": the plans that include searches on the website. */
 function listPaidPlanTitles(): string {
@@ -99,7 +103,7 @@ type CachedList = {
 const REFRESH_SPREAD = 0.5;
 
 /**
- * Serialised search lists per user, loaded by `listSearchCardsByUsers` (the lists asked for
+ * Serialised search lists per user, loaded by `listSearchCardHeadsByUsers` (the lists asked for
  * in one turn of the event loop in one statement) and dropped when this process announces a
  * change of the user's searches. A list older than `maxAgeMs` (plus up to half again, drawn by `random` per list) is refreshed in the background while
  * readers keep the previous one, up to twice that age, after which readers wait for a fresh
@@ -114,6 +118,8 @@ export function createSearchListCache(options: {
   maxAgeMs?: number;
   maxEntries?: number;
   random?: () => number;
+  /** Where the cards' models come from; by default an index of its own over `db`. */
+  productModels?: CachedValueSource<ProductModelsIndex>;
 }): SearchListCache {
   const maxAgeMs = options.maxAgeMs ?? SEARCH_LIST_MAX_AGE_MS;
   const random = options.random ?? Math.random;
@@ -130,14 +136,20 @@ export function createSearchListCache(options: {
     }
   });
 
+  const productModels = options.productModels ?? createProductModelsIndex({ db: options.db });
   // Lists loaded together (more users than the cache holds) share one statement.
   const loadCards = createBatchLoader((userIds: readonly string[]) =>
-    listSearchCardsByUsers(options.db, userIds),
+    listSearchCardHeadsByUsers(options.db, userIds),
   );
+  const loadSearches = async (userId: string): Promise<Search[]> => {
+    const [rows, models] = await Promise.all([loadCards(userId), productModels.read()]);
+    return rows.map((row) =>
+      composeSearch(row, models.modelsOf(row.product_type, row.home_country_code)),
+    );
+  };
   const load = (user: UserRow, now: number): CachedList => {
     const entry: CachedList = {
-      body: loadCards(user.id).then((rows) => {
-        const searches = rows.map(composeSearch);
+      body: loadSearches(user.id).then((searches) => {
         for (const search of searches) entry.searchIds.add(search.id);
         return options.serialize(searches);
       }),
@@ -200,7 +212,7 @@ export async function getUserSearch(
   user: UserRow,
   searchId: string,
 ): Promise<Search> {
-  return composeSearch(await requireSearchCard(db, user.id, searchId));
+  return composeCardSearch(await requireSearchCard(db, user.id, searchId));
 }
 
 async function requireSearchCard(
@@ -274,7 +286,7 @@ export async function createUserSearch(
       max_distance_miles: input.max_distance_miles ?? null,
     });
     await replacePreferredParts(trx, row.id, parts);
-    return composeSearch(await requireSearchCard(trx, locked.id, row.id));
+    return composeCardSearch(await requireSearchCard(trx, locked.id, row.id));
   });
   announceSearchChange({ userId: user.id });
   return search;
@@ -332,7 +344,7 @@ export async function updateUserSearch(
       throw notFound('Search');
     }
     await replacePreferredParts(trx, row.id, parts);
-    return composeSearch(await requireSearchCard(trx, user.id, row.id));
+    return composeCardSearch(await requireSearchCard(trx, user.id, row.id));
   });
   announceSearchChange({ userId: user.id });
   return search;
@@ -437,7 +449,12 @@ async function resolvePreferredParts(
 }
 
 /** The API's view of a search card: names, models with preferred flags, inventory count. */
-function composeSearch(card: SearchCardRow): Search {
+function composeCardSearch(card: SearchCardRow): Search {
+  return composeSearch(card, card.models);
+}
+
+/** The API's search from its card and the models of its product in its store's country. */
+function composeSearch(card: SearchCardHeadRow, models: readonly SearchModel[]): Search {
   const preferred = new Set(card.preferred_parts);
   return {
     search_id: card.id,
@@ -453,7 +470,7 @@ function composeSearch(card: SearchCardRow): Search {
     send_text_updates: card.send_text_updates,
     send_email_updates: card.send_email_updates,
     max_distance_miles: card.max_distance_miles,
-    product_models: card.models.map((model) => ({
+    product_models: models.map((model) => ({
       part_number: model.part_number,
       display_name: model.display_name,
       is_preferred: preferred.has(model.part_number),

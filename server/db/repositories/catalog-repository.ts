@@ -104,6 +104,22 @@ export async function listProductModels(
     .execute();
 }
 
+/** Every product type's models in every country (retired ones too), grouped in a stable order. */
+export async function listAllProductModels(
+  db: Executor,
+): Promise<
+  Pick<ProductModelRow, 'product_id' | 'country_code' | 'part_number' | 'display_name'>[]
+> {
+  return await db
+    .selectFrom('product_models')
+    .select(['product_id', 'country_code', 'part_number', 'display_name'])
+    .orderBy('product_id')
+    .orderBy('country_code')
+    .orderBy('display_name')
+    .orderBy('part_number')
+    .execute();
+}
+
 /** Inserts or updates countries by code. */
 export async function upsertCountries(
   db: Executor,

@@ -1,5 +1,4 @@
 import { sql, type Insertable } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Executor } from '../database.ts';
 import type { SearchesTable, SearchRow, SearchUpdate } from '../schema.ts';
 import { refreshSearchInventory } from './search-inventory-repository.ts';
@@ -162,6 +161,9 @@ export type SearchBaseRow = SearchRow & {
   preferred_parts: string[];
 };
 
+/** A search with what its card shows but its models (the caller adds them from memory). */
+export type SearchCardHeadRow = Omit<SearchCardRow, 'models'>;
+
 /** A search with what its card shows, read in one statement. */
 export type SearchCardRow = SearchBaseRow & {
   product_name: string | null;
@@ -195,35 +197,39 @@ const searchedPartNumbers = sql`
   select m.part_number from product_models m
   where m.product_id = s.product_type and m.country_code = c.country_code`;
 
-/** Searches (`s`) with their store (`st`), its country (`c`), models and preferred parts. */
-function selectSearchBases(db: Executor) {
+/** The models of a search's (`s`) product type in its store's country (`c`), as a JSON list. */
+const searchModels = sql<SearchModel[]>`coalesce((
+  select json_agg(json_build_object('part_number', m.part_number, 'display_name', m.display_name)
+    order by m.display_name, m.part_number)
+  from product_models m
+  where m.product_id = s.product_type and m.country_code = c.country_code
+), '[]'::json)`;
+
+/** Searches (`s`) with their store (`st`), its country (`c`) and preferred parts. */
+function selectSearchHeads(db: Executor) {
   return db
     .selectFrom('searches as s')
     .leftJoin('stores as st', 'st.store_id', 's.store_id')
     .leftJoin('countries as c', 'c.locale_code', 'st.country_locale')
     .selectAll('s')
     .select('c.country_code as home_country_code')
-    .select((eb) => [
-      jsonArrayFrom(
-        eb
-          .selectFrom('product_models as m')
-          .select(['m.part_number', 'm.display_name'])
-          .whereRef('m.product_id', '=', 's.product_type')
-          .whereRef('m.country_code', '=', 'c.country_code')
-          .orderBy('m.display_name')
-          .orderBy('m.part_number'),
-      ).as('models'),
+    .select(
       sql<
         string[]
       >`array(select sp.part_number from search_preferred_models sp where sp.search_id = s.id order by sp.part_number)`.as(
         'preferred_parts',
       ),
-    ]);
+    );
 }
 
-/** Search bases with what a card adds: product and store names, stores with inventory. */
-function selectSearchCards(db: Executor) {
-  return selectSearchBases(db)
+/** Search heads with their models. */
+function selectSearchBases(db: Executor) {
+  return selectSearchHeads(db).select(searchModels.as('models'));
+}
+
+/** Search heads with what a card adds: product and store names, stores with inventory. */
+function selectSearchCardHeads(db: Executor) {
+  return selectSearchHeads(db)
     .leftJoin('product_types as p', 'p.product_id', 's.product_type')
     .select([
       'p.product_name',
@@ -239,21 +245,27 @@ function selectSearchCards(db: Executor) {
     );
 }
 
+/** Cards with their models. */
+function selectSearchCards(db: Executor) {
+  return selectSearchCardHeads(db).select(searchModels.as('models'));
+}
+
 /**
- * Several users' searches as cards in one statement (one text whatever their number, so it
- * stays prepared): per user id asked, oldest first; an empty list for a user without any.
+ * Several users' searches as cards without their models, in one statement (one text whatever
+ * their number, so it stays prepared): per user id asked, oldest first; an empty list for a
+ * user without any. The models of a card come from memory (product-models-index.ts).
  */
-export async function listSearchCardsByUsers(
+export async function listSearchCardHeadsByUsers(
   db: Executor,
   userIds: readonly string[],
-): Promise<SearchCardRow[][]> {
+): Promise<SearchCardHeadRow[][]> {
   if (userIds.length === 0) return [];
-  const rows = await selectSearchCards(db)
+  const rows = await selectSearchCardHeads(db)
     .where(sql<boolean>`s.user_id = any(${[...userIds]}::uuid[])`)
     .orderBy('s.created_at')
     .orderBy('s.id')
     .execute();
-  const byUser = new Map<string, SearchCardRow[]>(userIds.map((id) => [id, []]));
+  const byUser = new Map<string, SearchCardHeadRow[]>(userIds.map((id) => [id, []]));
   for (const row of rows) byUser.get(row.user_id)?.push(row);
   return userIds.map((id) => byUser.get(id) ?? []);
 }

@@ -140,6 +140,9 @@ describe('signed-in reads in a constant number of queries', () => {
   });
 
   it('lists one search and ten searches in the same few queries', async () => {
+    // The first list read of the process loads the models of every product (one statement,
+    // kept until the catalog changes); the reads measured come after it.
+    await read('/v2/searches/my_searches', await withColdCache(single));
     const one = await read('/v2/searches/my_searches', await withColdCache(single));
     const ten = await read('/v2/searches/my_searches', await withColdCache(full));
     expect(one.statusCode).toBe(200);
@@ -150,6 +153,7 @@ describe('signed-in reads in a constant number of queries', () => {
     expect(searches.some((search) => (search.stores_with_inventory ?? 0) > 1)).toBe(true);
     expect(one.statements.length).toBeLessThanOrEqual(MAX_QUERIES_PER_READ);
     expect(ten.statements).toHaveLength(one.statements.length);
+    expect(ten.statements.some((statement) => /product_models/.test(statement))).toBe(false);
     // Read again at once: the user and the list come from memory.
     const again = await read('/v2/searches/my_searches', full);
     expect(again.body).toEqual(ten.body);

@@ -16,6 +16,7 @@ import {
   updateUserSearch,
   type SearchListCache,
 } from '#server/services/searches-service.ts';
+import { createProductModelsIndex } from '#server/services/product-models-index.ts';
 import { createCountingDatabase, type CountingDatabase } from '#tests/helpers/query-counter.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
@@ -36,7 +37,14 @@ describe('the search list cache', () => {
     await seedCatalog(testDb.db);
     counting = createCountingDatabase(testDb.url);
     // No spread: the refresh starts at exactly the maximum age.
-    lists = createSearchListCache({ db: counting.db, serialize: JSON.stringify, random: () => 0 });
+    // The models come from an index of their own (not counted): the statements counted are
+    // the list's.
+    lists = createSearchListCache({
+      db: counting.db,
+      serialize: JSON.stringify,
+      random: () => 0,
+      productModels: createProductModelsIndex({ db: testDb.db }),
+    });
     user = await findOrCreateUserByIdentity(testDb.db, {
       issuer: 'https://issuer.example/',
       subject: 'lister',

@@ -12,7 +12,7 @@ import { writeProductModels } from '#server/db/repositories/catalog-changes-repo
 import {
   deleteOwnedSearch,
   insertSearch,
-  listSearchCardsByUsers,
+  listSearchCardHeadsByUsers,
   replacePreferredParts,
   updateOwnedSearch,
 } from '#server/db/repositories/searches-repository.ts';
@@ -289,7 +289,7 @@ describe('what searches show available (search_inventory)', () => {
         for (const op of ops) {
           await apply(op, clock);
           const reference = await readReference(db);
-          const [cards] = await listSearchCardsByUsers(db, [user.id]);
+          const [cards] = await listSearchCardHeadsByUsers(db, [user.id]);
           const kept = await db
             .selectFrom('search_inventory')
             .select(['search_id', 'store_id', 'part_number'])
