@@ -262,12 +262,13 @@ async function runBench(): Promise<number> {
           bareSeconds: BARE_SECONDS,
           runLoad,
           waitForIdle: () => waitForIdleConnections(seedDb, APP_CONNECTION_NAME),
+          readStatementCount: counter.readCount,
         });
         console.log(
           `  ${route.label}: ${figures.rounds
             .map(
-              (round) =>
-                `${Math.round(round.load.requestsPerSecond)} req/s, p99 ${round.load.p99Ms} ms, ${round.load.latencySamples} answers (bare Fastify just before ${Math.round(round.bare.requestsPerSecond)})`,
+              (round, index) =>
+                `${Math.round(round.load.requestsPerSecond)} req/s, p99 ${round.load.p99Ms} ms, ${round.load.latencySamples} answers, ${(figures.statementsPerAnswer[index] ?? 0).toFixed(2)} statements each (bare Fastify just before ${Math.round(round.bare.requestsPerSecond)})`,
             )
             .join(', ')}`,
         );

@@ -26,6 +26,7 @@ function cold(label: ColdFigures['label'], ratios: number[], p99 = 30, seconds =
       load: load(10_000 * ratio, p99, seconds),
       bare: load(10_000, 20),
     })),
+    statementsPerAnswer: ratios.map(() => 0.1),
   };
 }
 

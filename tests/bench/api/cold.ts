@@ -16,8 +16,15 @@ export const COLD_INVENTORY_MIN_RATIO = 0.15;
 /** A p99 from fewer answers than this says nothing about the tail. */
 export const MIN_P99_SAMPLES = 100;
 
-/** A cold route's rounds (each a bare Fastify run and then the route). */
-export type ColdFigures = { label: 'cold my_searches' | 'cold inventory'; rounds: Round[] };
+/**
+ * A cold route's rounds (each a bare Fastify run and then the route), and per round the
+ * statements the API sent during the route's run per answer it gave.
+ */
+export type ColdFigures = {
+  label: 'cold my_searches' | 'cold inventory';
+  rounds: Round[];
+  statementsPerAnswer: number[];
+};
 
 /** A user of the rotation: their bearer header and their oldest search. */
 export type ColdUser = { headers: Record<string, string>; firstSearchId: string };
@@ -92,19 +99,25 @@ export async function measureColdRoute(options: {
   bareSeconds: number;
   runLoad: (options: LoadOptions) => Promise<LoadResult>;
   waitForIdle: () => Promise<void>;
+  /** Statements the API's connections have sent so far. */
+  readStatementCount: () => number;
 }): Promise<ColdFigures> {
   const rounds: Round[] = [];
+  const statementsPerAnswer: number[] = [];
   for (let round = 0; round < options.rounds; round += 1) {
     await options.waitForIdle();
     const bare = await options.runLoad({ ...options.bare, durationSeconds: options.bareSeconds });
+    const before = options.readStatementCount();
     const load = await options.runLoad({
       ...options.route,
       durationSeconds: options.durationSeconds,
     });
+    const sent = options.readStatementCount() - before;
     rounds.push({ load, bare });
+    statementsPerAnswer.push(load.responses === 0 ? 0 : sent / load.responses);
   }
   await options.waitForIdle();
-  return { label: options.label, rounds };
+  return { label: options.label, rounds, statementsPerAnswer };
 }
 
 /** `cold my_searches: ratio R, p99 P ms` of the median round; no p99 from too few answers. */
