@@ -161,11 +161,39 @@ export type SearchBaseRow = SearchRow & {
   preferred_parts: string[];
 };
 
-/** A search with what its card shows but its models (the caller adds them from memory). */
-export type SearchCardHeadRow = Omit<SearchCardRow, 'models'>;
+/**
+ * The columns of a search its card shows, and its owner (lists are grouped by user). Its
+ * dates are left out: a cold list read parsed two per search for nothing.
+ */
+const CARD_SEARCH_COLUMNS = [
+  's.id',
+  's.user_id',
+  's.product_type',
+  's.store_id',
+  's.include_nearby_store_results',
+  's.show_results_only_for_preferred_models',
+  's.send_text_updates',
+  's.send_email_updates',
+  's.max_distance_miles',
+  's.paused_at',
+] as const;
 
-/** A search with what its card shows, read in one statement. */
-export type SearchCardRow = SearchBaseRow & {
+/** A search with what its card shows but its models (the caller adds them from memory). */
+export type SearchCardHeadRow = Pick<
+  SearchRow,
+  | 'id'
+  | 'user_id'
+  | 'product_type'
+  | 'store_id'
+  | 'include_nearby_store_results'
+  | 'show_results_only_for_preferred_models'
+  | 'send_text_updates'
+  | 'send_email_updates'
+  | 'max_distance_miles'
+  | 'paused_at'
+> & {
+  home_country_code: string | null;
+  preferred_parts: string[];
   product_name: string | null;
   store_name: string | null;
   store_city: string | null;
@@ -173,6 +201,9 @@ export type SearchCardRow = SearchBaseRow & {
   /** Stores the search covers with something it would show available now. */
   stores_with_inventory: number;
 };
+
+/** A search with what its card shows, read in one statement. */
+export type SearchCardRow = SearchCardHeadRow & { models: SearchModel[] };
 
 /**
  * Stores a search (`s`) covers, as rows (store_id, distance_miles, rank): its own (distance 0,
@@ -205,31 +236,34 @@ const searchModels = sql<SearchModel[]>`coalesce((
   where m.product_id = s.product_type and m.country_code = c.country_code
 ), '[]'::json)`;
 
-/** Searches (`s`) with their store (`st`), its country (`c`) and preferred parts. */
-function selectSearchHeads(db: Executor) {
+/** The part numbers a search (`s`) prefers, in order. */
+const preferredParts = sql<
+  string[]
+>`array(select sp.part_number from search_preferred_models sp where sp.search_id = s.id order by sp.part_number)`;
+
+/** Searches (`s`) joined to their store (`st`) and its country (`c`). */
+function selectFromSearches(db: Executor) {
   return db
     .selectFrom('searches as s')
     .leftJoin('stores as st', 'st.store_id', 's.store_id')
-    .leftJoin('countries as c', 'c.locale_code', 'st.country_locale')
+    .leftJoin('countries as c', 'c.locale_code', 'st.country_locale');
+}
+
+/** Searches with their store's country, their models and their preferred parts. */
+function selectSearchBases(db: Executor) {
+  return selectFromSearches(db)
     .selectAll('s')
     .select('c.country_code as home_country_code')
-    .select(
-      sql<
-        string[]
-      >`array(select sp.part_number from search_preferred_models sp where sp.search_id = s.id order by sp.part_number)`.as(
-        'preferred_parts',
-      ),
-    );
+    .select(preferredParts.as('preferred_parts'))
+    .select(searchModels.as('models'));
 }
 
-/** Search heads with their models. */
-function selectSearchBases(db: Executor) {
-  return selectSearchHeads(db).select(searchModels.as('models'));
-}
-
-/** Search heads with what a card adds: product and store names, stores with inventory. */
+/** What a search's card shows but its models: product and store names, stores with inventory. */
 function selectSearchCardHeads(db: Executor) {
-  return selectSearchHeads(db)
+  return selectFromSearches(db)
+    .select(CARD_SEARCH_COLUMNS)
+    .select('c.country_code as home_country_code')
+    .select(preferredParts.as('preferred_parts'))
     .leftJoin('product_types as p', 'p.product_id', 's.product_type')
     .select([
       'p.product_name',
