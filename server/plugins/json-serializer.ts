@@ -122,9 +122,10 @@ export function createJsonSerializerCompiler(): FastifySerializerCompiler<unknow
  * Sends a body the route's own serializer already wrote (kept in memory between requests).
  * Fastify passes it through as it is. Small bodies stay strings: Node writes headers and a
  * string body in one system call, and a Buffer body in a second buffer of a gathered write,
- * which cost a cheap catalog route a tenth of its speed. Search lists (several KB, one per
- * user, many of them kept) are Buffers: encoded once instead of on every write, and kept
- * outside the JavaScript heap, where copying them made the collector's pauses long.
+ * which cost a cheap catalog route a tenth of its speed. Long bodies are Buffers: the store
+ * list (about 20 KB) and search lists (several KB, one per user, many of them kept) are
+ * encoded once instead of on every write, and kept outside the JavaScript heap, where copying
+ * them made the collector's pauses long.
  */
 export function sendSerializedJson(reply: FastifyReply, body: string | Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(body);

@@ -1,9 +1,15 @@
 import { createHash } from 'node:crypto';
 
+/**
+ * Bodies longer than this (in UTF-16 code units) are kept UTF-8 encoded: see
+ * sendSerializedJson for why small ones stay strings.
+ */
+const ENCODED_BODY_MIN_LENGTH = 4096;
+
 /** A reply body held in memory, with its strong validator. */
 export type CachedBody = {
-  /** The serialised JSON answer. */
-  body: string;
+  /** The serialised JSON answer; a long one already encoded, so no write encodes it again. */
+  body: string | Buffer;
   /** Strong ETag (quoted): a hash of the body, so equal content has one tag in every process. */
   etag: string;
 };
@@ -118,7 +124,10 @@ export function createCachedBody<T>(options: {
     ...timing,
     load: async (): Promise<CachedBody> => {
       const body = serialize(await load());
-      return { body, etag: computeEtag(body) };
+      return {
+        body: body.length > ENCODED_BODY_MIN_LENGTH ? Buffer.from(body) : body,
+        etag: computeEtag(body),
+      };
     },
   });
 }

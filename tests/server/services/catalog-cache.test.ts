@@ -85,4 +85,24 @@ describe('cached catalog bodies', () => {
     expect(isEtagMatch('', etag)).toBe(false);
     expect(isEtagMatch(undefined, etag)).toBe(false);
   });
+
+  it('keeps a long body UTF-8 encoded and a short one as a string, each with its ETag', async () => {
+    const longList = Array.from({ length: 400 }, (_, index) => ({ name: `Zürich ${index}` }));
+    const serialize = (value: unknown): string => JSON.stringify(value);
+    const long = await createCachedBody({
+      load: async () => longList,
+      serialize,
+      maxAgeMs: 60_000,
+    }).read();
+    expect(Buffer.isBuffer(long.body)).toBe(true);
+    expect(long.body.toString()).toBe(serialize(longList));
+    expect(long.etag).toBe(computeEtag(serialize(longList)));
+    const short = await createCachedBody({
+      load: async () => [{ name: 'Zürich' }],
+      serialize,
+      maxAgeMs: 60_000,
+    }).read();
+    expect(short.body).toBe('[{"name":"Zürich"}]');
+    expect(short.etag).toBe(computeEtag('[{"name":"Zürich"}]'));
+  });
 });
