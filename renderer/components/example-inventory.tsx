@@ -73,7 +73,8 @@ export function ExampleInventory() {
   // The loaded inventory (cards built from every store, two long lists) is rendered as a
   // deferred update: React draws it in slices between the browser's own work instead of in one
   // long task when the last answer arrives (a slow phone's total blocking time, issue 30).
-  const isShowingSkeleton = useDeferredValue(isPending, true);
+  // Data already cached when the page mounts (back from another page) shows at once.
+  const isShowingSkeleton = useDeferredValue(isPending);
   if (isShowingSkeleton) {
     return <ExampleInventorySkeleton />;
   }
