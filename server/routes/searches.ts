@@ -13,6 +13,7 @@ import {
 import type { Db } from '#server/db/database.ts';
 import { compileResponseSerializer, sendSerializedJson } from '#server/plugins/json-serializer.ts';
 import { createSearchInventoryReader } from '#server/services/inventory-service.ts';
+import { createProductModelsIndex } from '#server/services/product-models-index.ts';
 import {
   createUserSearch,
   deleteUserSearch,
@@ -44,6 +45,11 @@ export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   const searchLists = createSearchListCache({
     db,
     serialize: compileResponseSerializer(searchListSchema),
+    productModels: createProductModelsIndex({
+      db,
+      onRefreshError: (error) =>
+        app.log.warn({ err: error }, 'product models refresh failed; keeping the previous ones'),
+    }),
   });
   app.addHook('onClose', async () => searchLists.close());
   const readSearchInventory = createSearchInventoryReader(db);
