@@ -1,5 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import Card from 'react-bootstrap/Card';
+import type { Country, Product, Store } from '#shared/api/catalog.ts';
+import type { ExampleInventoryEntry } from '#shared/api/inventory.ts';
 import { buildExampleStoreCards } from '#shared/domain/store-labels.ts';
 import {
   useCountries,
@@ -75,48 +77,53 @@ export function ExampleInventory() {
   // long task when the last answer arrives (a slow phone's total blocking time, issue 30).
   // Data already cached when the page mounts (back from another page) shows at once.
   const isShowingSkeleton = useDeferredValue(isPending);
-  if (isShowingSkeleton) {
+  if (isShowingSkeleton || isPending) {
     return <ExampleInventorySkeleton />;
   }
-  if (examples.isError || products.isError || stores.isError || countries.isError) {
+  if (!examples.isSuccess || !products.isSuccess || !stores.isSuccess || !countries.isSuccess) {
     return <p className="text-body-secondary">Example inventory isn't available right now.</p>;
   }
-  return <LoadedExampleInventory />;
+  return (
+    <LoadedExampleInventory
+      examples={examples.data}
+      products={products.data}
+      stores={stores.data}
+      countries={countries.data}
+    />
+  );
 }
 
 /** The example inventory once its four reads have answered. */
-function LoadedExampleInventory() {
-  const examples = useExampleInventory();
-  const products = useProducts();
-  const stores = useStores();
-  const countries = useCountries();
+function LoadedExampleInventory({
+  examples,
+  products,
+  stores,
+  countries,
+}: {
+  examples: readonly ExampleInventoryEntry[];
+  products: readonly Product[];
+  stores: readonly Store[];
+  countries: readonly Country[];
+}) {
   const [chosenId, setChosenId] = useState<string | null>(null);
   const [isShowingAll, setIsShowingAll] = useState(false);
 
   const pickerProducts = useMemo(() => {
-    const names = new Map(
-      (products.data ?? []).map((product) => [product.product_id, product.product_name]),
-    );
-    return (examples.data ?? []).map((entry) => ({
+    const names = new Map(products.map((product) => [product.product_id, product.product_name]));
+    return examples.map((entry) => ({
       productId: entry.product_type,
       productName: names.get(entry.product_type) ?? entry.product_type,
     }));
-  }, [examples.data, products.data]);
+  }, [examples, products]);
 
   // The first product type is selected until the visitor picks another.
   const selectedId = chosenId ?? pickerProducts[0]?.productId ?? null;
-  const selectedEntry = examples.data?.find((entry) => entry.product_type === selectedId);
+  const selectedEntry = examples.find((entry) => entry.product_type === selectedId);
   const cards = useMemo(
-    () =>
-      buildExampleStoreCards(
-        selectedEntry?.inventory ?? [],
-        stores.data ?? [],
-        countries.data ?? [],
-      ),
-    [selectedEntry, stores.data, countries.data],
+    () => buildExampleStoreCards(selectedEntry?.inventory ?? [], stores, countries),
+    [selectedEntry, stores, countries],
   );
 
-  if (!products.isSuccess || !countries.isSuccess) return null;
   return (
     <>
       <ProductPicker products={pickerProducts} selectedId={selectedId} onSelect={setChosenId} />
@@ -159,7 +166,7 @@ function LoadedExampleInventory() {
         <div className="col-md-6 col-lg-8">
           <h3 className="h5">Product support</h3>
           <ul className="support-list">
-            {products.data.map((product) => (
+            {products.map((product) => (
               <li key={product.product_id}>{product.product_name}</li>
             ))}
           </ul>
@@ -167,7 +174,7 @@ function LoadedExampleInventory() {
         <div className="col-md-6 col-lg-4">
           <h3 className="h5">Country support</h3>
           <ul className="support-list">
-            {countries.data.map((country) => (
+            {countries.map((country) => (
               <li key={country.locale_code}>{country.display_name}</li>
             ))}
           </ul>

@@ -31,7 +31,7 @@ import type { Database, SearchRow, UserRow } from '#server/db/schema.ts';
 import { reconcilePausedSearches } from '#server/accounts/plan-change.ts';
 import { AppError, invalidInput, notFound } from './app-error.ts';
 import type { CachedValueSource } from './catalog-cache.ts';
-import { createProductModelsIndex, type ProductModelsIndex } from './product-models-index.ts';
+import type { ProductModelsIndex } from './product-models-index.ts';
 
 /** "Better or Premium": the plans that include searches on the website. */
 function listPaidPlanTitles(): string {
@@ -118,8 +118,8 @@ export function createSearchListCache(options: {
   maxAgeMs?: number;
   maxEntries?: number;
   random?: () => number;
-  /** Where the cards' models come from; by default an index of its own over `db`. */
-  productModels?: CachedValueSource<ProductModelsIndex>;
+  /** Where the cards' models come from (createProductModelsIndex). */
+  productModels: CachedValueSource<ProductModelsIndex>;
 }): SearchListCache {
   const maxAgeMs = options.maxAgeMs ?? SEARCH_LIST_MAX_AGE_MS;
   const random = options.random ?? Math.random;
@@ -136,7 +136,7 @@ export function createSearchListCache(options: {
     }
   });
 
-  const productModels = options.productModels ?? createProductModelsIndex({ db: options.db });
+  const { productModels } = options;
   // Lists loaded together (more users than the cache holds) share one statement.
   const loadCards = createBatchLoader((userIds: readonly string[]) =>
     listSearchCardHeadsByUsers(options.db, userIds),

@@ -178,20 +178,13 @@ const CARD_SEARCH_COLUMNS = [
   's.paused_at',
 ] as const;
 
+/** A column of CARD_SEARCH_COLUMNS without its table alias. */
+type CardSearchColumn = (typeof CARD_SEARCH_COLUMNS)[number] extends `s.${infer Column}`
+  ? Column & keyof SearchRow
+  : never;
+
 /** A search with what its card shows but its models (the caller adds them from memory). */
-export type SearchCardHeadRow = Pick<
-  SearchRow,
-  | 'id'
-  | 'user_id'
-  | 'product_type'
-  | 'store_id'
-  | 'include_nearby_store_results'
-  | 'show_results_only_for_preferred_models'
-  | 'send_text_updates'
-  | 'send_email_updates'
-  | 'max_distance_miles'
-  | 'paused_at'
-> & {
+export type SearchCardHeadRow = Pick<SearchRow, CardSearchColumn> & {
   home_country_code: string | null;
   preferred_parts: string[];
   product_name: string | null;

@@ -128,6 +128,7 @@ describe('the search list cache', () => {
       db: counting.db,
       serialize: JSON.stringify,
       random: () => 1,
+      productModels: createProductModelsIndex({ db: testDb.db }),
     });
     try {
       await spread.read(user, NOW);
