@@ -169,11 +169,15 @@ describe('delivery to users’ channels', () => {
     await enqueueAlerts(fixture.db, [downgraded]);
 
     await fixture.startWorker(fixture.buildConfig({ ALLOW_PRIVATE_CHANNEL_TARGETS: 'true' }));
+    // Settled means a final status: 'sending' is a claimed row whose outcome is not written yet.
     await fixture.waitFor('both rows settled', async () => {
       const rows = await fixture.listOutbox();
       return [gone, downgraded].every((alert) =>
         rows.some(
-          (row) => row.idempotency_key === alert.idempotencyKey && row.status !== 'pending',
+          (row) =>
+            row.idempotency_key === alert.idempotencyKey &&
+            row.status !== 'pending' &&
+            row.status !== 'sending',
         ),
       );
     });
