@@ -1,11 +1,10 @@
 // What startStack needs once its database is open. Loading these modules (Fastify, the login
-// provider, Stripe, Twilio, the watcher...) is most of an unchanged start's time, so stack.ts
-// imports this file while embedded PostgreSQL starts instead of before (issue 30).
+// provider...) is most of an unchanged start's time, so stack.ts imports this file while
+// embedded PostgreSQL starts instead of before (issue 30). Billing (Stripe) loads only when
+// configured, and alert delivery and the watcher (pg-boss) only once the server listens.
 export { buildApp } from './app.ts';
 export { readAccountSettings } from './accounts/index.ts';
-export { createBilling } from './billing/index.ts';
 export { migrateToLatest } from './db/migrate.ts';
-export { startAlertDelivery } from './notify/delivery-worker.ts';
 export { createMetrics } from './metrics/metrics.ts';
 export { createAlertRecorder } from './metrics/record-alert.ts';
 export { createTokenVerifier } from './plugins/auth/token-verifier.ts';
@@ -16,5 +15,4 @@ export { seedCatalog } from './services/catalog-service.ts';
 export { startCatalogServices } from './catalog/catalog-services.ts';
 export { ensureDemoAccount } from './services/demo-service.ts';
 export { startUpstreamSimulator } from './watch/simulator/index.ts';
-export { startConfiguredWatcher } from './watch/start.ts';
 export { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';

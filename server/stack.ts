@@ -191,9 +191,7 @@ export async function startStack(
   const {
     buildApp,
     readAccountSettings,
-    createBilling,
     migrateToLatest,
-    startAlertDelivery,
     createMetrics,
     createAlertRecorder,
     createTokenVerifier,
@@ -204,7 +202,6 @@ export async function startStack(
     startCatalogServices,
     ensureDemoAccount,
     startUpstreamSimulator,
-    startConfiguredWatcher,
     COUNTRY_SEEDS,
     PRODUCT_MODEL_SEEDS,
     STORE_SEEDS,
@@ -283,10 +280,11 @@ export async function startStack(
 
     const metrics = createMetrics(db);
     const billingLog = logger.child({ component: 'billing' });
+    // Stripe (~80 ms of modules) loads only when billing is configured.
     const billing =
       config.billing === undefined
         ? null
-        : createBilling({
+        : (await import('./billing/index.ts')).createBilling({
             db,
             settings: config.billing,
             accounts: readAccountSettings(config),
@@ -355,6 +353,11 @@ export async function startStack(
     phases.mark('website and API');
     // `shelfwatch serve` leaves polling and delivery to `shelfwatch worker` processes.
     if (options.isWorkerIncluded) {
+      // Loaded once the server listens: nothing before needs them (pg-boss, the senders).
+      const [{ startAlertDelivery }, { startConfiguredWatcher }] = await Promise.all([
+        import('./notify/delivery-worker.ts'),
+        import('./watch/start.ts'),
+      ]);
       const delivery = await startAlertDelivery({
         db,
         config,

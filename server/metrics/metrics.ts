@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '#server/db/database.ts';
-import { QUEUE_SCHEMA } from '#server/watch/queue-schema.ts';
-import { WATCH_POLL_QUEUE } from '#server/watch/watcher.ts';
+import { QUEUE_SCHEMA, WATCH_POLL_QUEUE } from '#server/watch/queue-schema.ts';
 
 /** What a process reports to Prometheus: its own counters, and the shared state read at scrape. */
 export type ShelfwatchMetrics = {

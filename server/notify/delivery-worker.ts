@@ -78,7 +78,7 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
   const context: DeliveryContext = {
     db,
     email,
-    text: createTextSender({ twilio: config.notify.twilio, dataDir: config.dataDir }),
+    text: await createTextSender({ twilio: config.notify.twilio, dataDir: config.dataDir }),
     push: createPushSender({
       vapid: secrets.vapid,
       subject: config.notify.vapidSubject,

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer';
+import { loadOnFirstUse } from '#server/load-on-first-use.ts';
 import { DeliveryError, writeFileAtomically } from './delivery-error.ts';
 import type { EmailContent } from './templates.ts';
 
@@ -83,38 +85,49 @@ export function createMailTransport(options: {
   dataDir: string;
   isPooled: boolean;
 }): MailTransport {
+  let opened: { close: () => void } | undefined;
+  // nodemailer loads with the first message, not at start; a failed load fails that send.
+  const openOnFirstUse = <T extends { close: () => void }>(
+    create: (mailer: typeof nodemailer) => T,
+  ): (() => Promise<T>) =>
+    loadOnFirstUse(async () => {
+      const transport = create((await import('nodemailer')).default);
+      opened = transport;
+      return transport;
+    });
   if (options.smtpUrl === undefined) {
     const folder = path.join(options.dataDir, 'outbox', 'email');
-    const transport = nodemailer.createTransport({
-      streamTransport: true,
-      buffer: true,
-      newline: 'unix',
-    });
+    const open = openOnFirstUse((mailer) =>
+      mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
     return {
       kind: 'file',
       sendMail: async (message, fileName) => {
-        const info = await transport.sendMail(message);
+        const info = await (await open()).sendMail(message);
         if (!Buffer.isBuffer(info.message)) {
           throw new Error('nodemailer returned a stream although buffer: true was asked for');
         }
         await writeFileAtomically(path.join(folder, fileName), info.message);
       },
-      close: () => transport.close(),
+      close: () => opened?.close(),
     };
   }
-  const transport = nodemailer.createTransport({
-    url: options.smtpUrl,
-    ...(options.isPooled ? { pool: true, maxConnections: 5 } : {}),
-    connectionTimeout: 15_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 30_000,
-  });
+  const smtpUrl = options.smtpUrl;
+  const open = openOnFirstUse((mailer) =>
+    mailer.createTransport({
+      url: smtpUrl,
+      ...(options.isPooled ? { pool: true, maxConnections: 5 } : {}),
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 30_000,
+    }),
+  );
   return {
     kind: 'smtp',
     sendMail: async (message) => {
-      await transport.sendMail(message);
+      await (await open()).sendMail(message);
     },
-    close: () => transport.close(),
+    close: () => opened?.close(),
   };
 }
 

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Agent } from 'node:https';
-import webPush from 'web-push';
+import { loadOnFirstUse } from '#server/load-on-first-use.ts';
 import { DeliveryError } from './delivery-error.ts';
 import type { VapidKeys } from './secrets.ts';
 import type { PushContent } from './templates.ts';
+
+/** web-push (with its ASN.1 and big-number packages) loads with the first push sent, not at start. */
+const loadWebPush = loadOnFirstUse(async () => (await import('web-push')).default);
 
 /** A browser subscription as web-push needs it. */
 export type PushTarget = { endpoint: string; keys: { p256dh: string; auth: string } };
@@ -25,6 +28,8 @@ export function createPushSender(options: {
   agent?: Agent;
 }): PushSender {
   return async (target, content, idempotencyKey) => {
+    // A failed load fails this send like any other unclassified error (retried).
+    const webPush = await loadWebPush();
     try {
       await webPush.sendNotification(target, JSON.stringify(content), {
         vapidDetails: {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import webPush from 'web-push';
 import { z } from 'zod';
 import type { Executor } from '#server/db/database.ts';
 import { loadOrCreateSecret } from '#server/db/repositories/secrets-repository.ts';
@@ -26,7 +25,10 @@ export async function loadOrCreateNotifySecrets(db: Executor): Promise<NotifySec
     })),
   );
   const vapid = vapidKeysSchema.parse(
-    await loadOrCreateSecret(db, VAPID_SECRET, () => webPush.generateVAPIDKeys()),
+    // web-push is loaded only to make the keys, once per database, not on every start.
+    await loadOrCreateSecret(db, VAPID_SECRET, async () =>
+      (await import('web-push')).default.generateVAPIDKeys(),
+    ),
   );
   return { unsubscribeKey: Buffer.from(unsubscribe.key, 'base64url'), vapid };
 }

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import twilio from 'twilio';
+import type TwilioSdk from 'twilio';
 import { DeliveryError, writeFileAtomically } from './delivery-error.ts';
-import { RebasedRequestClient } from './twilio-request-client.ts';
 
 /** Twilio's error for "the recipient replied STOP to this sender". */
 const TWILIO_UNSUBSCRIBED_RECIPIENT = 21610;
@@ -24,11 +23,14 @@ export type TextSender = {
   }) => Promise<{ sid: string | undefined }>;
 };
 
-/** Creates the sender for the configured mode. */
-export function createTextSender(options: {
+/**
+ * Creates the sender for the configured mode. The Twilio SDK (~95 ms of modules) is loaded
+ * only when Twilio is configured; its client checks the settings here, as the worker starts.
+ */
+export async function createTextSender(options: {
   twilio: TwilioSettings | undefined;
   dataDir: string;
-}): TextSender {
+}): Promise<TextSender> {
   const settings = options.twilio;
   if (settings === undefined) {
     const folder = path.join(options.dataDir, 'outbox', 'text');
@@ -44,6 +46,9 @@ export function createTextSender(options: {
       },
     };
   }
+  const twilio = (await import('twilio')).default;
+  // Its class extends the SDK's client, so it loads with the SDK.
+  const { RebasedRequestClient } = await import('./twilio-request-client.ts');
   const client = twilio(settings.accountSid, settings.authToken, {
     ...(settings.apiBaseUrl === undefined
       ? {}
@@ -60,15 +65,18 @@ export function createTextSender(options: {
         });
         return { sid: message.sid };
       } catch (error) {
-        throw classifyTwilioError(error);
+        throw classifyTwilioError(error, twilio.RestException);
       }
     },
   };
 }
 
 /** 429 and 5xx are retried; other 4xx (bad number, unsubscribed) will not get better. */
-function classifyTwilioError(error: unknown): DeliveryError {
-  if (error instanceof twilio.RestException) {
+function classifyTwilioError(
+  error: unknown,
+  RestException: typeof TwilioSdk.RestException,
+): DeliveryError {
+  if (error instanceof RestException) {
     const detail = `Twilio ${error.status}${error.code === undefined ? '' : ` (${error.code})`}: ${error.message}`;
     if (error.code === TWILIO_UNSUBSCRIBED_RECIPIENT) {
       return new DeliveryError('opted-out', detail, { cause: error });

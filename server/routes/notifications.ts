@@ -1,7 +1,6 @@
 import formBody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import twilio from 'twilio';
 import { z } from 'zod';
 import { ERROR_CODES, errorBodySchema } from '#shared/api/errors.ts';
 import {
@@ -15,6 +14,7 @@ import {
   unsubscribeResultSchema,
 } from '#shared/api/notifications.ts';
 import type { Db } from '#server/db/database.ts';
+import { loadOnFirstUse } from '#server/load-on-first-use.ts';
 import {
   deleteUserPushSubscription,
   disableSearchEmailUpdates,
@@ -34,6 +34,9 @@ import { AppError, invalidInput, notFound } from '#server/services/app-error.ts'
 /** Twilio's default opt-out and opt-in keywords (the whole message, any case). */
 const OPT_OUT_KEYWORDS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
 const OPT_IN_KEYWORDS = new Set(['START', 'UNSTOP', 'YES']);
+
+/** The Twilio SDK (with axios and more, ~95 ms) loads with the first inbound text, not at start. */
+const loadTwilio = loadOnFirstUse(async () => (await import('twilio')).default);
 
 /** Reason answered for an unsigned, forged or unverifiable webhook. */
 const INVALID_SIGNATURE = 'invalid_signature';
@@ -132,6 +135,7 @@ export const notificationsPublicRoutes: FastifyPluginAsyncZod<NotificationsPubli
         'Inbound texts are not accepted: TWILIO_AUTH_TOKEN is not configured',
       );
     }
+    const twilio = await loadTwilio();
     const signature = request.headers['x-twilio-signature'];
     const params =
       typeof request.body === 'object' && request.body !== null

@@ -1,5 +1,5 @@
-import { parse } from 'yaml';
 import { z } from 'zod';
+import { loadOnFirstUse } from '#server/load-on-first-use.ts';
 
 // The download page links MACOS_DOWNLOAD_URL; without one, the newest .dmg the macOS app's
 // update feed names (latest-mac.yml, written by electron-builder beside the files), so a
@@ -10,12 +10,19 @@ const manifestSchema = z.object({
   files: z.array(z.object({ url: z.string() })).default([]),
 });
 
+/** The YAML parser loads with the first feed read, not at start (most installs have no feed). */
+const loadYamlParse = loadOnFirstUse(async () => (await import('yaml')).parse);
+
 /** A successful answer is kept this long; a failed one is retried sooner. */
 const CACHE_MS = 10 * 60_000;
 const RETRY_MS = 60_000;
 
 /** Reads the .dmg of the feed's newest release: Apple silicon first, else any. */
-export function pickDownloadUrl(manifestText: string, feedUrl: string): string | null {
+export async function pickDownloadUrl(
+  manifestText: string,
+  feedUrl: string,
+): Promise<string | null> {
+  const parse = await loadYamlParse();
   let document: unknown;
   try {
     document = parse(manifestText);
@@ -47,7 +54,7 @@ export function createDownloadLinkResolver(deps: {
         signal: AbortSignal.timeout(5_000),
       });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const url = pickDownloadUrl(await response.text(), base);
+      const url = await pickDownloadUrl(await response.text(), base);
       cached = { url, until: deps.now() + CACHE_MS };
       return url;
     } catch (error) {

@@ -4,6 +4,13 @@ import type { Db } from '#server/db/database.ts';
 /** PostgreSQL schema pg-boss keeps its queues in (pg-boss's own default). */
 export const QUEUE_SCHEMA = 'pgboss';
 
+// The queue names live here, not beside pg-boss in watcher.ts: the API's metrics read the
+// queue's length without loading pg-boss at start (issue 30).
+/** pg-boss queue that plans a cycle; one queued and one running at most. */
+export const WATCH_CYCLE_QUEUE = 'shelfwatch-watch-cycle';
+/** pg-boss queue of one planned upstream request; its singleton key is the request. */
+export const WATCH_POLL_QUEUE = 'shelfwatch-watch-poll';
+
 /**
  * Oldest pg-boss schema version the installed pg-boss migrates from on `start()`: pg-boss 11
  * rewrote its tables (version 25), and 12 refuses anything older instead of migrating it.

@@ -10,20 +10,16 @@ import {
 } from '#server/db/repositories/watch-workers-repository.ts';
 import { touchEgressAddresses } from '#server/db/repositories/egress-repository.ts';
 import { describeFreshness, formatRequestKey } from '#shared/watch/index.ts';
-import {
-  createEgressAddresses,
-  declareEgressPool,
-  type EgressAddress,
-  type EgressPool,
-} from './egress.ts';
+import { createEgressAddresses } from './egress-agents.ts';
+import { declareEgressPool, type EgressAddress, type EgressPool } from './egress.ts';
 import { planWatchCycle } from './plan-cycle.ts';
 import { pollRequest, type PollOutcome, type PollerDeps, type RequestJob } from './poll-request.ts';
-import { dropLegacyQueueSchema, QUEUE_SCHEMA } from './queue-schema.ts';
-
-/** pg-boss queue that plans a cycle; one queued and one running at most. */
-export const WATCH_CYCLE_QUEUE = 'shelfwatch-watch-cycle';
-/** pg-boss queue of one planned upstream request; its singleton key is the request. */
-export const WATCH_POLL_QUEUE = 'shelfwatch-watch-poll';
+import {
+  dropLegacyQueueSchema,
+  QUEUE_SCHEMA,
+  WATCH_CYCLE_QUEUE,
+  WATCH_POLL_QUEUE,
+} from './queue-schema.ts';
 
 /** Settings of a watcher process. */
 export type WatcherOptions = {

@@ -1,4 +1,6 @@
+import type { Agent } from 'undici';
 import { buildBuyPageUrl } from '#shared/upstream/urls.ts';
+import { loadOnFirstUse } from '#server/load-on-first-use.ts';
 import type { ChannelHttp } from './channel-http.ts';
 import { readStoredChannel, type StoredChannel } from './channel-config.ts';
 import {
@@ -54,21 +56,18 @@ export type ChannelDispatcher = {
   close: () => Promise<void>;
 };
 
-/** Builds the dispatcher and its guarded HTTP agent. */
+/** Builds the dispatcher; its guarded HTTP agent (and undici) comes with the first send. */
 export function createChannelDispatcher(
   settings: ChannelSettings,
   links: ChannelLinkBase,
   now: () => number = Date.now,
 ): ChannelDispatcher {
-  const agent = createTargetAgent(
-    { allowPrivateTargets: settings.allowPrivateTargets },
-    settings.timeoutMs,
-  );
-  const http: ChannelHttp = {
-    agent,
-    timeoutMs: settings.timeoutMs,
-    policy: { allowPrivateTargets: settings.allowPrivateTargets },
-  };
+  const policy = { allowPrivateTargets: settings.allowPrivateTargets };
+  let agent: Agent | undefined;
+  const connect = loadOnFirstUse(async (): Promise<ChannelHttp> => {
+    agent = await createTargetAgent(policy, settings.timeoutMs);
+    return { agent, timeoutMs: settings.timeoutMs, policy };
+  });
   const publicUrl = links.publicUrl.replace(/\/+$/, '');
   const appleOrigin = new URL(links.storePageBaseUrl).origin;
   const storeUrl = (item: ChannelAlertItem): string | undefined =>
@@ -79,6 +78,7 @@ export function createChannelDispatcher(
   return {
     sendAlert: async (row, alert, delivery) => {
       const channel = readStoredChannel(row);
+      const http = await connect();
       const searchUrl = `${publicUrl}/search/${encodeURIComponent(alert.searchId)}`;
       const buyUrl = (item: ChannelAlertItem): string | undefined =>
         delivery.buyPagePath === null
@@ -102,10 +102,11 @@ export function createChannelDispatcher(
         storeUrl: first === undefined ? undefined : storeUrl(first),
         buyUrl: first === undefined ? undefined : buyUrl(first),
       });
-      return await sendMessage(channel, message);
+      return await sendMessage(http, channel, message);
     },
     sendTest: async (row) => {
       const channel = readStoredChannel(row);
+      const http = await connect();
       const searchesUrl = `${publicUrl}/`;
       const deliveryId = `test:${row.id}:${now()}`;
       if (channel.kind === 'webhook') {
@@ -126,16 +127,18 @@ export function createChannelDispatcher(
         );
         return { ...sent, chatTitle };
       }
-      return await sendMessage(channel, buildTestMessage(searchesUrl));
+      return await sendMessage(http, channel, buildTestMessage(searchesUrl));
     },
     close: async () => {
-      // A worker may be stopped twice (tests, shutdown races); closing once is enough.
-      if (agent.closed || agent.destroyed) return;
+      // A worker may be stopped twice (tests, shutdown races); closing once is enough. Without
+      // a send there is no agent to close.
+      if (agent === undefined || agent.closed || agent.destroyed) return;
       await agent.close();
     },
   };
 
   async function sendMessage(
+    http: ChannelHttp,
     channel: Exclude<StoredChannel, { kind: 'webhook' }>,
     message: ReturnType<typeof buildChannelMessage>,
   ): Promise<{ note: string }> {

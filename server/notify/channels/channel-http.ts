@@ -1,4 +1,5 @@
-import { fetch, type Agent } from 'undici';
+import type { Agent, Response } from 'undici';
+import { loadOnFirstUse } from '#server/load-on-first-use.ts';
 import { DeliveryError, type DeliveryErrorKind } from '../delivery-error.ts';
 import { checkTargetUrl, TargetRefusedError, type TargetPolicy } from './target-guard.ts';
 
@@ -18,6 +19,9 @@ export class ChannelSendError extends DeliveryError {
 
 /** An answer: its status and, when it was JSON, what it said (for Telegram's and Discord's fields). */
 export type ChannelAnswer = { status: number; json: unknown };
+
+/** undici's fetch (the one its agents work with) loads with the first send, not at start. */
+const loadFetch = loadOnFirstUse(async () => (await import('undici')).fetch);
 
 /** Receivers' bodies are read only this far: enough for an API's JSON, not for a flood. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -49,7 +53,8 @@ export async function postJson(
       );
     }
   }
-  let response: Awaited<ReturnType<typeof fetch>>;
+  const fetch = await loadFetch();
+  let response: Response;
   try {
     response = await fetch(request.url, {
       method: 'POST',
@@ -87,10 +92,7 @@ export function failureForStatus(receiver: string, status: number, detail = ''):
 }
 
 /** Reads at most MAX_BODY_BYTES of the answer as text; the rest is dropped. */
-async function readLimited(
-  response: Awaited<ReturnType<typeof fetch>>,
-  timeoutMs: number,
-): Promise<string> {
+async function readLimited(response: Response, timeoutMs: number): Promise<string> {
   if (response.body === null) return '';
   const chunks: Buffer[] = [];
   let size = 0;

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 
 /**
  * Whether channel targets may be plain http or private addresses (ALLOW_PRIVATE_CHANNEL_TARGETS,
@@ -165,8 +165,12 @@ function guardedLookup(
   });
 }
 
-/** The undici agent channel sends use: the guarded lookup unless private targets are allowed. */
-export function createTargetAgent(policy: TargetPolicy, timeoutMs: number): Agent {
+/**
+ * The undici agent channel sends use: the guarded lookup unless private targets are allowed.
+ * undici (110 modules) is loaded here, when a channel first sends, not at start.
+ */
+export async function createTargetAgent(policy: TargetPolicy, timeoutMs: number): Promise<Agent> {
+  const { Agent } = await import('undici');
   return new Agent({
     connect: {
       timeout: timeoutMs,

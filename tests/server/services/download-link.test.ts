@@ -42,12 +42,14 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 describe('the download link from the macOS update feed', () => {
-  it('links the newest Apple silicon .dmg the feed names', () => {
-    expect(pickDownloadUrl(MANIFEST, 'https://downloads.example/mac/')).toBe(
+  it('links the newest Apple silicon .dmg the feed names', async () => {
+    await expect(pickDownloadUrl(MANIFEST, 'https://downloads.example/mac/')).resolves.toBe(
       'https://downloads.example/mac/Shelfwatch-1.4.0-arm64.dmg',
     );
-    expect(pickDownloadUrl('version: 1.0.0\nfiles: []\n', 'https://d.example/')).toBeNull();
-    expect(pickDownloadUrl('not: [valid', 'https://d.example/')).toBeNull();
+    await expect(
+      pickDownloadUrl('version: 1.0.0\nfiles: []\n', 'https://d.example/'),
+    ).resolves.toBeNull();
+    await expect(pickDownloadUrl('not: [valid', 'https://d.example/')).resolves.toBeNull();
   });
 
   it('reads the feed once per ten minutes and keeps the last link while the feed is down', async () => {

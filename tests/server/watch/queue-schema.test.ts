@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWatcher, type RunningWatcher } from '#server/watch/index.ts';
 import {
-  startWatcher,
+  dropLegacyQueueSchema,
   WATCH_CYCLE_QUEUE,
   WATCH_POLL_QUEUE,
-  type RunningWatcher,
-} from '#server/watch/index.ts';
-import { dropLegacyQueueSchema } from '#server/watch/queue-schema.ts';
+} from '#server/watch/queue-schema.ts';
 import { listSeedParts, startWatchHarness, type WatchHarness } from './support.ts';
 
 /** Polls `check` until it returns true or `timeoutMs` passes. */

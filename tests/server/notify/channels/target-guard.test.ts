@@ -71,7 +71,7 @@ describe('channel target guard', () => {
 
   it('checks the resolved address again on every send (DNS rebinding)', async () => {
     const sink = await startWebhookSink();
-    const agent = createTargetAgent(STRICT, 2_000);
+    const agent = await createTargetAgent(STRICT, 2_000);
     try {
       const port = new URL(sink.url).port;
       // The address check is passed (as a name that resolved publicly at creation would);
