@@ -25,27 +25,77 @@ export function composeLandingPage(indexHtml: string, rootHtml: string): string 
 }
 
 /**
- * Inlines the CSS the landing page's own markup uses (Bootstrap's variables, reboot, navbar,
- * buttons, grid, the utilities it names) into its <head>, and moves the site's stylesheet to
- * the end of <body>: the page paints from the inlined part without waiting for the whole
- * stylesheet (about 30 KB gzipped, the first paint's longest wait on a phone), which arrives
- * before the app replaces anything. `preload: 'body'` needs no inline script, which the
+ * Inlines the CSS the landing page's markup uses, as first painted and once its example
+ * inventory has loaded (`loadedRootHtml`): Bootstrap's variables, reboot, navbar, buttons,
+ * grid, cards, the utilities it names. They go into its <head>, and it holds the site's
+ * stylesheet back: the page paints from the inlined part, and the whole stylesheet (230 KB,
+ * about 30 KB gzipped) is neither downloaded nor applied while the visitor stays on the
+ * landing page. Applying it was the landing page's longest task on a phone (issue 30: total
+ * blocking time). It stays linked at the end of <body>, `disabled` (which browsers neither
+ * fetch nor apply) and marked `data-site-stylesheet`: the app turns it on before it shows
+ * anything else (renderer/boot/site-stylesheet.ts). No inline script is involved, which the
  * site's CSP (script-src 'self') would refuse.
  */
-export async function inlineCriticalCss(html: string, outDir: string): Promise<string> {
+export async function inlineCriticalCss(
+  html: string,
+  outDir: string,
+  loadedRootHtml: string,
+): Promise<string> {
   const beasties = new Beasties({
     path: outDir,
     publicPath: '/',
     preload: 'body',
     // The full stylesheet stays whole: every other page and the app's later screens use it.
     pruneSource: false,
-    // The dark theme is chosen by a script (styles/color-scheme.ts) before the first paint, so
-    // its rules match no element of the static HTML and must be kept by name.
-    allowRules: [/data-bs-theme=dark/, /prefers-color-scheme/],
+    allowRules: LANDING_DYNAMIC_RULES,
     fonts: false,
     logLevel: 'warn',
   });
-  return await beasties.process(html);
+  // The loaded page's markup is in the document Beasties reads only, so its rules are kept too.
+  const withLoadedPage = html.replace(
+    '</body>',
+    () => `${LOADED_PAGE_START}<div hidden>${loadedRootHtml}</div>${LOADED_PAGE_END}</body>`,
+  );
+  const processed = await beasties.process(withLoadedPage);
+  const start = processed.indexOf(LOADED_PAGE_START);
+  const end = processed.indexOf(LOADED_PAGE_END);
+  if (start < 0 || end < start) throw new Error('The loaded landing page markup went missing');
+  return holdBackSiteStylesheet(
+    processed.slice(0, start) + processed.slice(end + LOADED_PAGE_END.length),
+  );
+}
+
+/** Around the loaded page's markup while Beasties reads the document, then cut out. */
+const LOADED_PAGE_START = '<!--shelfwatch:loaded-landing-->';
+const LOADED_PAGE_END = '<!--/shelfwatch:loaded-landing-->';
+
+/**
+ * Rules the landing page needs that match no element of its static HTML: the dark theme,
+ * chosen by a script (styles/color-scheme.ts) before the first paint; the navbar's menu
+ * opening on a phone (react-bootstrap's `collapsing` class); the spinner that replaces the page
+ * for a returning signed-in visitor. tests/e2e/website/landing-styles.test.ts checks that the
+ * loaded page looks the same with the whole stylesheet as without it.
+ */
+const LANDING_DYNAMIC_RULES = [
+  /data-bs-theme=dark/,
+  /prefers-color-scheme/,
+  /\.collapsing/,
+  /spinner-border/,
+];
+
+/** The landing page's stylesheet link, which Beasties moved to the end of <body>. */
+const SITE_STYLESHEET_LINK =
+  /<link rel="stylesheet"( crossorigin)? href="(\/assets\/[^"]+\.css)">(\s*<\/body>)/;
+
+/** Marks the site's stylesheet link `disabled` and `data-site-stylesheet` (see above). */
+function holdBackSiteStylesheet(html: string): string {
+  if (!SITE_STYLESHEET_LINK.test(html)) {
+    throw new Error('The landing page has no site stylesheet link at the end of <body>');
+  }
+  return html.replace(
+    SITE_STYLESHEET_LINK,
+    '<link rel="stylesheet"$1 href="$2" disabled data-site-stylesheet>$3',
+  );
 }
 
 /**
@@ -86,12 +136,14 @@ export function prerenderLanding(options: PrerenderOptions): Plugin & {
       });
       const module = (await import(pathToFileURL(path.join(ssrDir, 'landing-page.mjs')).href)) as {
         renderLandingPage: () => Promise<string>;
+        renderLoadedLandingPage: () => Promise<string>;
       };
       const rootHtml = await module.renderLandingPage();
+      const loadedRootHtml = await module.renderLoadedLandingPage();
       const indexHtml = await readFile(path.join(outDir, 'index.html'), 'utf8');
       await writeFile(
         path.join(outDir, LANDING_PAGE_FILE),
-        await inlineCriticalCss(composeLandingPage(indexHtml, rootHtml), outDir),
+        await inlineCriticalCss(composeLandingPage(indexHtml, rootHtml), outDir, loadedRootHtml),
       );
       return moduleFiles;
     } finally {

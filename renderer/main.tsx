@@ -4,6 +4,7 @@ import type { AppConfig } from '#shared/api/app-config.ts';
 import { hasAnyLoginHint, hasLoginHint } from './auth/login-hint.ts';
 import { BootErrorScreen } from './boot/boot-error-screen.tsx';
 import { loadAppConfig } from './boot/load-app-config.ts';
+import { loadSiteStylesheet } from './boot/site-stylesheet.ts';
 import { waitForNextTask } from './boot/wait-for-next-task.ts';
 import { App } from './app.tsx';
 import { SpinnerScreen } from './components/spinner-screen.tsx';
@@ -22,8 +23,13 @@ const isPrerenderedLanding =
   container.dataset.prerendered === 'landing' && window.location.pathname === '/';
 let root: Root | undefined;
 
-/** Replaces whatever #root shows (the boot spinner, or a pre-rendered page) with `element`. */
+/**
+ * Replaces whatever #root shows (the boot spinner, or a pre-rendered page) with `element`. What
+ * replaces the landing page needs the site's stylesheet, which that page holds back; a failed
+ * download shows where a screen waits for it (as a part of the site that could not be loaded).
+ */
 function renderRoot(element: React.ReactNode): void {
+  loadSiteStylesheet().catch(() => undefined);
   root ??= createRoot(container!);
   root.render(element);
 }

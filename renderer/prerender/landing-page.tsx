@@ -5,10 +5,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
 import type { AppConfig } from '#shared/api/app-config.ts';
+import { storeSchema } from '#shared/api/catalog.ts';
+import { COUNTRY_SEEDS, PRODUCT_TYPE_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import { PRERENDER_SETTINGS } from '#shared/domain/prerendered-page.ts';
 import { ApiContext, type ApiSettings } from '../api/api-context.ts';
 import { createQueryClient } from '../api/query-client.ts';
+import { queryKeys } from '../api/query-keys.ts';
 import { AuthContext, type AuthState } from '../auth/auth-context.tsx';
 import { AppConfigContext } from '../boot/app-config-context.tsx';
 import { HostContext } from '../host/host-context.tsx';
@@ -31,6 +35,41 @@ const SIGNED_OUT: AuthState = {
 
 /** Renders `/` signed out to HTML (the inside of #root) with marker settings. */
 export async function renderLandingPage(): Promise<string> {
+  return await renderLanding(createQueryClient());
+}
+
+/**
+ * The same page once its example inventory has loaded (a sample from the bundled catalog: more
+ * stores than show at first, so the "Show all" button too). Never served: the build picks the
+ * CSS to inline from both renders, so that the loaded page needs no other stylesheet.
+ */
+export async function renderLoadedLandingPage(): Promise<string> {
+  const queryClient = createQueryClient();
+  seedSampleInventory(queryClient);
+  return await renderLanding(queryClient);
+}
+
+function seedSampleInventory(queryClient: QueryClient): void {
+  const products = PRODUCT_TYPE_SEEDS.slice(0, 3).map((product) => ({
+    product_id: product.product_id,
+    product_name: product.product_name,
+    sold_in: COUNTRY_SEEDS.map((country) => country.country_code),
+  }));
+  // Parsed as the API's stores are: without the seeds' coordinates.
+  const stores = STORE_SEEDS.slice(0, 8).map((store) => storeSchema.parse(store));
+  queryClient.setQueryData(queryKeys.products, products);
+  queryClient.setQueryData(queryKeys.stores, stores);
+  queryClient.setQueryData(queryKeys.countries, COUNTRY_SEEDS);
+  queryClient.setQueryData(
+    queryKeys.exampleInventory,
+    products.map((product) => ({
+      product_type: product.product_id,
+      inventory: stores.map((store) => ({ store_id: store.store_id, product_count: 1 })),
+    })),
+  );
+}
+
+async function renderLanding(queryClient: QueryClient): Promise<string> {
   const config: AppConfig = {
     auth: { domain: 'https://login.invalid', clientId: 'prerender', audience: '' },
     apiBaseUrl: '',
@@ -47,7 +86,7 @@ export async function renderLandingPage(): Promise<string> {
       <HostContext.Provider value={createWebBridge()}>
         <AuthContext.Provider value={SIGNED_OUT}>
           <ApiContext.Provider value={api}>
-            <QueryClientProvider client={createQueryClient()}>
+            <QueryClientProvider client={queryClient}>
               <StaticRouter location="/">
                 <AppRoutes />
               </StaticRouter>

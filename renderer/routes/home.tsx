@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useAuth } from '../auth/auth-context.tsx';
+import { loadSiteStylesheet } from '../boot/site-stylesheet.ts';
 import { loadChunk } from '../components/chunk-loading.ts';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
 import { useHost } from '../host/host-context.tsx';
@@ -16,14 +17,16 @@ export async function preloadLandingScreen(): Promise<LandingModule> {
   return loadedLanding;
 }
 
-// Each half of / is its own chunk so visitors never download the signed-in screens.
+// Each half of / is its own chunk so visitors never download the signed-in screens. Only the
+// landing page makes do with the CSS inlined in the pre-rendered page; My Searches waits for
+// the site's stylesheet too (boot/site-stylesheet.ts).
 const LazyLandingScreen = lazy(() =>
   preloadLandingScreen().then((module) => ({ default: module.LandingScreen })),
 );
 const MySearchesScreen = lazy(() =>
-  loadChunk(() => import('./my-searches.tsx')).then((module) => ({
-    default: module.MySearchesScreen,
-  })),
+  loadChunk(() => Promise.all([import('./my-searches.tsx'), loadSiteStylesheet()])).then(
+    ([module]) => ({ default: module.MySearchesScreen }),
+  ),
 );
 
 /**
