@@ -2,14 +2,10 @@
 // signed-in home (gzip -9 and brotli 11, in Chromium at 390 px), and Lighthouse's mobile
 // performance score and LCP on the landing page (median of 3 runs). Each budget gets a check
 // line; the script exits non-zero when one is missed. Issue 30 set the budgets.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { launch as launchChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import type { BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, launchBrowser } from '#tests/helpers/browser.ts';
-import { getFreePort } from '#tests/helpers/free-port.ts';
 import { measurePageJs, printPageWeight } from './page-weight.ts';
 import { startScriptStack, type ScriptStack } from './script-stack.ts';
 import { signIn } from './site-helpers.ts';
@@ -108,35 +104,6 @@ function expireAccessTokens(state: StorageState): StorageState {
   };
 }
 
-/** Starts Chromium with a DevTools port for Lighthouse and waits until it listens. */
-async function startDebuggableChromium(port: number, profileDir: string): Promise<ChildProcess> {
-  const chromium = spawn(
-    CHROMIUM_PATH,
-    [
-      '--headless',
-      ...CHROMIUM_ARGS,
-      `--remote-debugging-port=${port}`,
-      `--user-data-dir=${profileDir}`,
-      'about:blank',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error('Chromium did not open its DevTools port')),
-      30_000,
-    );
-    chromium.stderr?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('DevTools listening on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    chromium.once('exit', (code) => reject(new Error(`Chromium exited with ${code}`)));
-  });
-  return chromium;
-}
-
 /** The middle value of a list of numbers. */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -145,9 +112,13 @@ function median(values: readonly number[]): number {
 
 /** Runs Lighthouse's mobile performance category (its default preset) and checks the medians. */
 async function measureLighthouse(url: string): Promise<Check[]> {
-  const port = await getFreePort();
-  const profileDir = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-lighthouse-'));
-  const chromium = await startDebuggableChromium(port, profileDir);
+  // Launched as Lighthouse's own command line launches it (chrome-launcher: a fresh profile and
+  // its flags that switch off Chromium's background services), with this machine's Chromium.
+  const chrome = await launchChrome({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless', ...CHROMIUM_ARGS],
+  });
+  const port = chrome.port;
   try {
     const scores: number[] = [];
     const lcps: number[] = [];
@@ -189,10 +160,7 @@ async function measureLighthouse(url: string): Promise<Check[]> {
       },
     ];
   } finally {
-    const exited = new Promise((resolve) => chromium.once('exit', resolve));
-    chromium.kill();
-    await exited;
-    await rm(profileDir, { recursive: true, force: true, maxRetries: 5 });
+    chrome.kill();
   }
 }
 
