@@ -2,10 +2,9 @@
 // page as HTML, so a visitor's first paint needs no JavaScript. It renders the same routes
 // and providers as App does in the browser, signed out, with marker settings the server
 // fills in (shared/domain/prerendered-page.ts); main.tsx then hydrates this HTML.
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import type { QueryClient } from '@tanstack/react-query';
 import type { AppConfig } from '#shared/api/app-config.ts';
 import { storeSchema } from '#shared/api/catalog.ts';
 import { COUNTRY_SEEDS, PRODUCT_TYPE_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
