@@ -1,8 +1,7 @@
 import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { RequireAuth } from './auth/require-auth.tsx';
-import { loadSiteStylesheet } from './boot/site-stylesheet.ts';
-import { loadChunk } from './components/chunk-loading.ts';
+import { loadScreenChunk } from './components/chunk-loading.ts';
 import { RouteErrorScreen } from './components/route-error-screen.tsx';
 import { SiteLayout } from './components/site-layout.tsx';
 import { SpinnerScreen } from './components/spinner-screen.tsx';
@@ -13,20 +12,12 @@ import { HomeRoute } from './routes/home.tsx';
 // load lazily with the spec's 120 s chunk timeout; ScreenFrame shows a spinner meanwhile and
 // RouteErrorScreen when the code (or the screen) fails.
 
-/**
- * A screen export as a lazily loaded component (with the chunk timeout). It shows once both its
- * code and the site's stylesheet are in: the latter only waits after the landing page, which
- * holds the stylesheet back (boot/site-stylesheet.ts).
- */
+/** A screen export as a lazily loaded component: its code and the site's stylesheet first. */
 export function lazyScreen<T>(
   load: () => Promise<T>,
   pick: (module: T) => ComponentType,
 ): ComponentType {
-  return lazy(() =>
-    loadChunk(() => Promise.all([load(), loadSiteStylesheet()])).then(([module]) => ({
-      default: pick(module),
-    })),
-  );
+  return lazy(() => loadScreenChunk(load).then((module) => ({ default: pick(module) })));
 }
 
 /** Catches what a screen throws (a chunk that failed to load above all) and shows it. */

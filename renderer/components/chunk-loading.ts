@@ -1,3 +1,5 @@
+import { loadSiteStylesheet } from '../boot/site-stylesheet.ts';
+
 /** Spec section 9: a lazily loaded chunk gets 120 seconds before it counts as failed. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
@@ -40,4 +42,12 @@ export function loadChunk<T>(
       },
     );
   });
+}
+
+/**
+ * A screen's code (with the chunk timeout), resolved once the site's stylesheet applies too:
+ * only after the landing page, which holds it back (boot/site-stylesheet.ts), is there a wait.
+ */
+export function loadScreenChunk<T>(load: () => Promise<T>): Promise<T> {
+  return loadChunk(() => Promise.all([load(), loadSiteStylesheet()]).then(([module]) => module));
 }

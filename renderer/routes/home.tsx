@@ -1,7 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useAuth } from '../auth/auth-context.tsx';
-import { loadSiteStylesheet } from '../boot/site-stylesheet.ts';
-import { loadChunk } from '../components/chunk-loading.ts';
+import { loadChunk, loadScreenChunk } from '../components/chunk-loading.ts';
 import { SpinnerScreen } from '../components/spinner-screen.tsx';
 import { useHost } from '../host/host-context.tsx';
 
@@ -24,9 +23,9 @@ const LazyLandingScreen = lazy(() =>
   preloadLandingScreen().then((module) => ({ default: module.LandingScreen })),
 );
 const MySearchesScreen = lazy(() =>
-  loadChunk(() => Promise.all([import('./my-searches.tsx'), loadSiteStylesheet()])).then(
-    ([module]) => ({ default: module.MySearchesScreen }),
-  ),
+  loadScreenChunk(() => import('./my-searches.tsx')).then((module) => ({
+    default: module.MySearchesScreen,
+  })),
 );
 
 /**

@@ -34,6 +34,19 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** Runs `use` on a page of a new browser context at `viewport`, closing the context after. */
+async function withPage(
+  viewport: { width: number; height: number },
+  use: (page: Page) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext({ viewport });
+  try {
+    await use(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
 /** Opens `/` and waits until the example inventory has loaded and nothing else is on its way. */
 async function openLoadedLanding(page: Page): Promise<void> {
   await page.goto(`${stack.baseUrl}/`);
@@ -92,9 +105,7 @@ function compareStyles(
 
 describe('the landing page’s styles', { timeout: 90_000 }, () => {
   it('downloads no stylesheet while the visitor stays on the landing page', async () => {
-    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
-    try {
-      const page = await context.newPage();
+    await withPage(PHONE_VIEWPORT, async (page) => {
       const stylesheets: string[] = [];
       page.on('request', (request) => {
         if (request.resourceType() === 'stylesheet') stylesheets.push(request.url());
@@ -105,9 +116,7 @@ describe('the landing page’s styles', { timeout: 90_000 }, () => {
         .locator('link[data-site-stylesheet]')
         .evaluate((link) => (link as HTMLLinkElement).disabled);
       expect(isHeldBack).toBe(true);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   for (const [label, viewport] of [
@@ -115,9 +124,7 @@ describe('the landing page’s styles', { timeout: 90_000 }, () => {
     ['a desktop', DESKTOP_VIEWPORT],
   ] as const) {
     it(`looks the same with the whole stylesheet as with its inlined CSS on ${label}`, async () => {
-      const context = await browser.newContext({ viewport });
-      try {
-        const page = await context.newPage();
+      await withPage(viewport, async (page) => {
         await openLoadedLanding(page);
         await page.locator('.example-store-card').first().waitFor();
         if (viewport === PHONE_VIEWPORT) {
@@ -131,16 +138,12 @@ describe('the landing page’s styles', { timeout: 90_000 }, () => {
         await applySiteStylesheet(page);
         const withStylesheet = await readComputedStyles(page);
         expect(compareStyles(inlinedOnly, withStylesheet)).toEqual([]);
-      } finally {
-        await context.close();
-      }
+      });
     });
   }
 
   it('shows a screen opened from the landing page only once the stylesheet applies', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT });
-    try {
-      const page = await context.newPage();
+    await withPage(DESKTOP_VIEWPORT, async (page) => {
       await openLoadedLanding(page);
       // Records, at the moment the download screen's heading enters the page, whether the
       // site's stylesheet had loaded by then.
@@ -162,8 +165,6 @@ describe('the landing page’s styles', { timeout: 90_000 }, () => {
         () => (window as unknown as { headingSeenStyled?: boolean }).headingSeenStyled,
       );
       expect(headingSeenStyled).toBe(true);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
