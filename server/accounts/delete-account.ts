@@ -1,6 +1,9 @@
 import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { Db } from '#server/db/database.ts';
-import { announceSearchChange } from '#server/db/repositories/searches-repository.ts';
+import {
+  announceSearchChange,
+  deleteSearchesOfUser,
+} from '#server/db/repositories/searches-repository.ts';
 import { deleteUserById } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { AppError } from '#server/services/app-error.ts';
@@ -60,7 +63,7 @@ export async function deleteAccount(
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('alert_outbox').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('push_subscriptions').where('user_id', '=', user.id).execute();
-    await trx.deleteFrom('searches').where('user_id', '=', user.id).execute();
+    await deleteSearchesOfUser(trx, user.id);
     if (isOwnLogin && deps.login.kind === 'embedded' && UUID_PATTERN.test(user.subject)) {
       // Sessions, grants and tokens of the login, so no refresh token outlives the account.
       await trx

@@ -11,6 +11,7 @@ import * as egressAndSeeds from './migrations/0007-egress-and-seeds.ts';
 import * as quietHours from './migrations/0008-quiet-hours.ts';
 import * as searchInventory from './migrations/0009-search-inventory.ts';
 import * as userChannels from './migrations/0010-user-channels.ts';
+import * as searchSummary from './migrations/0011-search-summary.ts';
 
 /** Every migration in order; files are imported statically so bundles and tsx agree. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0008-quiet-hours': quietHours,
   '0009-search-inventory': searchInventory,
   '0010-user-channels': userChannels,
+  '0011-search-summary': searchSummary,
 };
 
 /** The names of every migration this program knows, oldest first. */

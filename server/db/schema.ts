@@ -149,6 +149,13 @@ export type SearchesTable = {
   max_distance_miles: number | null;
   /** Set while the plan allows fewer searches than the user has: kept, not polled, not alerted. */
   paused_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /**
+   * Covered stores with something the search shows available now: the search_inventory rows'
+   * distinct stores, recounted by their writers (search-inventory-repository.ts).
+   */
+  stores_with_inventory: Generated<number>;
+  /** The search's part numbers in search_preferred_models, sorted; written with them. */
+  preferred_parts: Generated<string[]>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 };

@@ -10,6 +10,7 @@ import {
 } from '#server/db/repositories/availability-repository.ts';
 import { findStoresByIds } from '#server/db/repositories/catalog-repository.ts';
 import { markTargetsCovered } from '#server/db/repositories/watch-repository.ts';
+import { recountChangedSearches } from '#server/db/repositories/search-inventory-repository.ts';
 import {
   isStatusChange,
   isTransitionToAvailable,
@@ -150,6 +151,8 @@ export async function applyPickupAnswer(
       });
     }
     const alertsEnqueued = await enqueueRestockWave(trx, restocks, options.quietWindowMs);
+    // Last, holding nothing else it could wait on: the searches' counts lock their rows.
+    await recountChangedSearches(trx);
     return {
       storesSeen: stores.length,
       changes: events.length,

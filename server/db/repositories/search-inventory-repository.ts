@@ -3,11 +3,23 @@ import type { Executor } from '../database.ts';
 import { lockStoresForUpdate } from './availability-repository.ts';
 
 // search_inventory holds, per search, the (covered store, shown model) pairs available now:
-// what the my_searches card counts and the inventory read lists. Every writer of what it is
-// derived from keeps it current in the same transaction: snapshots (by the pairs whose
-// availability flipped), neighbour distances (the searches of the stores whose neighbours
-// changed), searches and their preferred models (by search) and the catalog's models (by
-// product). Each refresh recomputes its slice from the tables, so repeating one is harmless.
+// what the inventory read lists, and what each search's `stores_with_inventory` counts (the
+// my_searches card reads that column with the row). Every writer of what it is derived from
+// keeps both current in the same transaction: snapshots (by the pairs whose availability
+// flipped), neighbour distances (the searches of the stores whose neighbours changed), searches
+// and their preferred models (by search) and the catalog's models (by product). Each refresh
+// recomputes its slice from the tables, so repeating one is harmless.
+//
+// Locks, so that concurrent writers wait for each other instead of deadlocking. Recounting
+// locks search rows. A search's own edit and a catalog change therefore lock the stores their
+// searches can cover before anything else (lockCoverableStores), as the watch engine locks the
+// stores of an answer first; those two recount at once. The engine cannot know up front which
+// searches an answer reaches, so its refreshes leave their recounts pending in the transaction,
+// and it runs them as its last statement (recountChangedSearches): it never waits on anything
+// while holding a search row.
+
+/** Searches whose count a transaction changed rows of and has not recounted yet. */
+const pendingRecounts = new WeakMap<Executor, Set<string>>();
 
 /** A (store, part) pair whose availability changed. */
 export type InventoryPair = { store_id: string; part_number: string };
@@ -70,9 +82,9 @@ function isEmptySelection(selection: SearchSelection): boolean {
 }
 
 /**
- * Recomputes what the selected searches show available. A search's own edit locks the
- * stores it covers (as the watch engine does for the stores of an answer), so an answer
- * applied meanwhile cannot file rows from the search's settings of before the edit.
+ * Recomputes what the selected searches show available. Outside the engine it first locks the
+ * stores the searches can cover (as the engine does for the stores of an answer), so an answer
+ * applied meanwhile cannot file rows from a search's settings of before an edit.
  */
 export async function refreshSearchInventory(
   db: Executor,
@@ -91,18 +103,10 @@ export async function refreshSearchInventory(
         ).rows.map((row) => row.id);
   if (searchIds.length === 0) return;
   const condition = describeSelection({ searchIds });
-  if ('searchIds' in selection) {
-    const covered = await sql<{ store_id: string }>`
-      select s.store_id from searches s where ${condition}
-      union
-      select n.neighbour_store_id from searches s
-      join store_neighbours n on n.store_id = s.store_id
-      where ${condition} and s.include_nearby_store_results`.execute(db);
-    await lockStoresForUpdate(
-      db,
-      covered.rows.map((row) => row.store_id),
-    );
-  }
+  // The watch engine's own refresh (neighbours it just learned) holds its answer's stores
+  // already: it may not take more mid-transaction, and it recounts last.
+  const isEngineRefresh = 'nearbyOfStoreIds' in selection;
+  if (!isEngineRefresh) await lockCoverableStores(db, { searchIds });
   await sql`
     delete from search_inventory si using searches s
     where si.search_id = s.id and ${condition}`.execute(db);
@@ -110,6 +114,98 @@ export async function refreshSearchInventory(
     insert into search_inventory (search_id, store_id, part_number)
     ${selectShownRows(condition)}
     on conflict do nothing`.execute(db);
+  await noteChangedSearches(db, searchIds, { isDeferred: isEngineRefresh });
+}
+
+/**
+ * Locks (as lockStoresForUpdate does) every store the searches `searchIds`, or a search moved to
+ * one of `storeIds`, could cover: their stores and all of those stores' neighbours, whatever the
+ * searches' distance settings. Writers that change searches outside an answer call it before
+ * touching them, so an answer being applied to any of those stores finishes first.
+ */
+export async function lockCoverableStores(
+  db: Executor,
+  query: { searchIds: readonly string[]; storeIds?: readonly string[] },
+): Promise<void> {
+  const storeIds = query.storeIds ?? [];
+  if (query.searchIds.length === 0 && storeIds.length === 0) return;
+  const coverable = await sql<{ store_id: string }>`
+    with own (store_id) as (
+      select s.store_id from searches s where s.id = any(${[...query.searchIds]}::uuid[])
+      union
+      select unnest(${[...storeIds]}::text[])
+    )
+    select store_id from own
+    union
+    select n.neighbour_store_id from store_neighbours n join own on own.store_id = n.store_id`.execute(
+    db,
+  );
+  await lockStoresForUpdate(
+    db,
+    coverable.rows.map((row) => row.store_id),
+  );
+}
+
+/**
+ * Recounts `stores_with_inventory` of searches whose rows changed: at once outside a
+ * transaction or unless `isDeferred`, else when the transaction calls recountChangedSearches.
+ */
+async function noteChangedSearches(
+  db: Executor,
+  searchIds: readonly string[],
+  options: { isDeferred: boolean },
+): Promise<void> {
+  if (searchIds.length === 0) return;
+  if (!db.isTransaction) {
+    // The lock must last until the count is written: a transaction of its own.
+    await db.transaction().execute((trx) => recountStoresWithInventory(trx, searchIds));
+    return;
+  }
+  let pending = pendingRecounts.get(db);
+  if (pending === undefined) {
+    pending = new Set();
+    pendingRecounts.set(db, pending);
+  }
+  for (const searchId of searchIds) pending.add(searchId);
+  if (!options.isDeferred) await recountChangedSearches(db);
+}
+
+/**
+ * Brings `stores_with_inventory` in line with search_inventory for every search this
+ * transaction changed rows of and has not recounted yet. The watch engine calls it last;
+ * readers of the column call it first, so a transaction reads its own changes.
+ */
+export async function recountChangedSearches(db: Executor): Promise<void> {
+  const pending = pendingRecounts.get(db);
+  if (pending === undefined || pending.size === 0) return;
+  const searchIds = [...pending];
+  pending.clear();
+  await recountStoresWithInventory(db, searchIds);
+}
+
+/**
+ * Writes each search's count of distinct stores in its search_inventory rows. The rows are
+ * locked first, in one order (so recounts cannot deadlock), and counted in a statement of its
+ * own: under READ COMMITTED an update that waited for a row would keep the count it computed
+ * before the wait, without the rows the writer it waited for had just committed.
+ */
+async function recountStoresWithInventory(
+  db: Executor,
+  searchIds: readonly string[],
+): Promise<void> {
+  const ids = [...searchIds];
+  await sql`select 1 from searches where id = any(${ids}::uuid[]) order by id for no key update`.execute(
+    db,
+  );
+  await sql`
+    update searches s set stores_with_inventory = counted.stores
+    from (
+      select x.id, (
+        select count(distinct si.store_id)::int from search_inventory si where si.search_id = x.id
+      ) as stores
+      from unnest(${ids}::uuid[]) as x (id)
+    ) as counted
+    where s.id = counted.id and s.stores_with_inventory <> counted.stores`.execute(db);
 }
 
 /**
@@ -127,10 +223,11 @@ export async function refreshPairInventory(
   const storeIds = pairs.map((pair) => pair.store_id);
   const partNumbers = pairs.map((pair) => pair.part_number);
   const changed = sql`select * from unnest(${storeIds}::text[], ${partNumbers}::text[]) as p (store_id, part_number)`;
-  await sql`
+  const deleted = await sql<{ search_id: string }>`
     delete from search_inventory si using (${changed}) as p
-    where si.store_id = p.store_id and si.part_number = p.part_number`.execute(db);
-  await sql`
+    where si.store_id = p.store_id and si.part_number = p.part_number
+    returning si.search_id`.execute(db);
+  const inserted = await sql<{ search_id: string }>`
     with available as (
       select a.store_id, a.part_number
       from (${changed}) as p
@@ -166,5 +263,11 @@ export async function refreshPairInventory(
         select 1 from search_preferred_models sp
         where sp.search_id = s.id and sp.part_number = cv.part_number
       )
-    on conflict do nothing`.execute(db);
+    on conflict do nothing
+    returning search_id`.execute(db);
+  await noteChangedSearches(
+    db,
+    [...deleted.rows, ...inserted.rows].map((row) => row.search_id),
+    { isDeferred: true },
+  );
 }

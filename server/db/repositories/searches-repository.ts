@@ -1,7 +1,11 @@
 import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../database.ts';
 import type { SearchesTable, SearchRow, SearchUpdate } from '../schema.ts';
-import { refreshSearchInventory } from './search-inventory-repository.ts';
+import {
+  lockCoverableStores,
+  recountChangedSearches,
+  refreshSearchInventory,
+} from './search-inventory-repository.ts';
 
 /** Which searches changed: all of a user's, or one search whoever owns it. */
 export type SearchChange = { userId: string } | { searchId: string };
@@ -76,6 +80,11 @@ export async function updateOwnedSearch(
   searchId: string,
   values: SearchUpdate,
 ): Promise<SearchRow | undefined> {
+  // Before the row: an answer applied meanwhile recounts it last, holding its stores.
+  await lockCoverableStores(db, {
+    searchIds: [searchId],
+    storeIds: values.store_id === undefined ? [] : [values.store_id],
+  });
   const row = await db
     .updateTable('searches')
     .set({ ...values, updated_at: new Date() })
@@ -93,12 +102,29 @@ export async function deleteOwnedSearch(
   userId: string,
   searchId: string,
 ): Promise<boolean> {
-  const result = await db
-    .deleteFrom('searches')
-    .where('id', '=', searchId)
+  const remove = async (trx: Executor): Promise<boolean> => {
+    // Its stores first, as for an edit: its search_inventory rows go with it.
+    await lockCoverableStores(trx, { searchIds: [searchId] });
+    const result = await trx
+      .deleteFrom('searches')
+      .where('id', '=', searchId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  };
+  return db.isTransaction ? await remove(db) : await db.transaction().execute(remove);
+}
+
+/** Deletes every search of a user, inside the caller's transaction (account deletion). */
+export async function deleteSearchesOfUser(trx: Executor, userId: string): Promise<void> {
+  const searches = await trx
+    .selectFrom('searches')
+    .select('id')
     .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+    .execute();
+  // Their stores first, as for one search: their search_inventory rows go with them.
+  await lockCoverableStores(trx, { searchIds: searches.map((search) => search.id) });
+  await trx.deleteFrom('searches').where('user_id', '=', userId).execute();
 }
 
 /** Replaces a search's preferred models (and what it shows available). */
@@ -107,6 +133,7 @@ export async function replacePreferredParts(
   searchId: string,
   partNumbers: readonly string[],
 ): Promise<void> {
+  await lockCoverableStores(db, { searchIds: [searchId] });
   await db.deleteFrom('search_preferred_models').where('search_id', '=', searchId).execute();
   if (partNumbers.length > 0) {
     await db
@@ -114,7 +141,18 @@ export async function replacePreferredParts(
       .values(partNumbers.map((part_number) => ({ search_id: searchId, part_number })))
       .execute();
   }
+  await copyPreferredParts(db, [searchId]);
   await refreshSearchInventory(db, { searchIds: [searchId] });
+}
+
+/** Copies searches' rows of search_preferred_models, sorted, to their `preferred_parts`. */
+async function copyPreferredParts(db: Executor, searchIds: readonly string[]): Promise<void> {
+  await sql`
+    update searches s set preferred_parts = array(
+      select sp.part_number from search_preferred_models sp
+      where sp.search_id = s.id order by sp.part_number
+    )
+    where s.id = any(${[...searchIds]}::uuid[])`.execute(db);
 }
 
 /** Inserts many searches in one statement (seeding and benchmarks); returns the new rows. */
@@ -146,7 +184,9 @@ export async function insertPreferredParts(
     .insertInto('search_preferred_models')
     .values([...rows])
     .execute();
-  await refreshSearchInventory(db, { searchIds: [...new Set(rows.map((row) => row.search_id))] });
+  const searchIds = [...new Set(rows.map((row) => row.search_id))];
+  await copyPreferredParts(db, searchIds);
+  await refreshSearchInventory(db, { searchIds });
 }
 
 /** A model of a search's product type sold in its store's country. */
@@ -158,7 +198,6 @@ export type SearchBaseRow = SearchRow & {
   home_country_code: string | null;
   /** Models of the product type sold in the store's country, by display name. */
   models: SearchModel[];
-  preferred_parts: string[];
 };
 
 /**
@@ -176,6 +215,9 @@ const CARD_SEARCH_COLUMNS = [
   's.send_email_updates',
   's.max_distance_miles',
   's.paused_at',
+  // Kept on the row by their writers (search-inventory-repository.ts, replacePreferredParts).
+  's.preferred_parts',
+  's.stores_with_inventory',
 ] as const;
 
 /** A column of CARD_SEARCH_COLUMNS without its table alias. */
@@ -186,13 +228,10 @@ type CardSearchColumn = (typeof CARD_SEARCH_COLUMNS)[number] extends `s.${infer 
 /** A search with what its card shows but its models (the caller adds them from memory). */
 export type SearchCardHeadRow = Pick<SearchRow, CardSearchColumn> & {
   home_country_code: string | null;
-  preferred_parts: string[];
   product_name: string | null;
   store_name: string | null;
   store_city: string | null;
   store_state: string | null;
-  /** Stores the search covers with something it would show available now. */
-  stores_with_inventory: number;
 };
 
 /** A search with what its card shows, read in one statement. */
@@ -229,11 +268,6 @@ const searchModels = sql<SearchModel[]>`coalesce((
   where m.product_id = s.product_type and m.country_code = c.country_code
 ), '[]'::json)`;
 
-/** The part numbers a search (`s`) prefers, in order. */
-const preferredParts = sql<
-  string[]
->`array(select sp.part_number from search_preferred_models sp where sp.search_id = s.id order by sp.part_number)`;
-
 /** Searches (`s`) joined to their store (`st`) and its country (`c`). */
 function selectFromSearches(db: Executor) {
   return db
@@ -247,7 +281,6 @@ function selectSearchBases(db: Executor) {
   return selectFromSearches(db)
     .selectAll('s')
     .select('c.country_code as home_country_code')
-    .select(preferredParts.as('preferred_parts'))
     .select(searchModels.as('models'));
 }
 
@@ -256,20 +289,13 @@ function selectSearchCardHeads(db: Executor) {
   return selectFromSearches(db)
     .select(CARD_SEARCH_COLUMNS)
     .select('c.country_code as home_country_code')
-    .select(preferredParts.as('preferred_parts'))
     .leftJoin('product_types as p', 'p.product_id', 's.product_type')
     .select([
       'p.product_name',
       'st.store_name',
       'st.city as store_city',
       'st.state_code as store_state',
-    ])
-    .select(
-      // Kept by the writers (search-inventory-repository.ts): an index-only scan per search.
-      sql<number>`(
-        select count(distinct si.store_id)::int from search_inventory si where si.search_id = s.id
-      )`.as('stores_with_inventory'),
-    );
+    ]);
 }
 
 /** Cards with their models. */
@@ -287,6 +313,7 @@ export async function listSearchCardHeadsByUsers(
   userIds: readonly string[],
 ): Promise<SearchCardHeadRow[][]> {
   if (userIds.length === 0) return [];
+  await recountChangedSearches(db);
   const rows = await selectSearchCardHeads(db)
     .where(sql<boolean>`s.user_id = any(${[...userIds]}::uuid[])`)
     .orderBy('s.created_at')
@@ -303,6 +330,7 @@ export async function findOwnedSearchCard(
   userId: string,
   searchId: string,
 ): Promise<SearchCardRow | undefined> {
+  await recountChangedSearches(db);
   return await selectSearchCards(db)
     .where('s.id', '=', searchId)
     .where('s.user_id', '=', userId)

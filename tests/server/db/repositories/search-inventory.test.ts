@@ -16,6 +16,7 @@ import {
   replacePreferredParts,
   updateOwnedSearch,
 } from '#server/db/repositories/searches-repository.ts';
+import { recountChangedSearches } from '#server/db/repositories/search-inventory-repository.ts';
 import { findOrCreateUserByIdentity } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
@@ -218,6 +219,8 @@ describe('what searches show available (search_inventory)', () => {
         await db.transaction().execute(async (trx) => {
           await upsertNeighbours(trx, op.origin, neighbours, observedAt);
           await insertReverseNeighbours(trx, op.origin, neighbours, observedAt);
+          // As the watch engine does last: the refreshes above left their recounts pending.
+          await recountChangedSearches(trx);
         });
         return;
       }
@@ -231,8 +234,9 @@ describe('what searches show available (search_inventory)', () => {
         if (searches.length === 0) return;
         const id = searches[op.index % searches.length].id;
         await db.transaction().execute(async (trx) => {
-          await updateOwnedSearch(trx, user.id, id, values(op.settings));
-          await replacePreferredParts(trx, id, op.settings.preferred);
+          // As the service does: a search deleted meanwhile is a 404, not an edit.
+          const row = await updateOwnedSearch(trx, user.id, id, values(op.settings));
+          if (row !== undefined) await replacePreferredParts(trx, id, op.settings.preferred);
         });
         return;
       }
@@ -254,6 +258,36 @@ describe('what searches show available (search_inventory)', () => {
         return;
     }
   }
+
+  it('keeps every count right, without deadlocks, when writers run at once', async () => {
+    const db = testDb.db;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(settings, { minLength: 3, maxLength: 6 }),
+        // The product's own writers: answers as the engine applies them (stores locked first),
+        // searches' edits and the catalog; 'snapshots' and 'neighbours' bypass the engine.
+        fc.array(
+          operation.filter((op) => op.kind !== 'snapshots' && op.kind !== 'neighbours'),
+          { minLength: 4, maxLength: 12 },
+        ),
+        async (initial, ops) => {
+          await db.deleteFrom('searches').execute();
+          await db.deleteFrom('availability_snapshots').execute();
+          const clock = { now: Date.UTC(2026, 5, 1) };
+          for (const chosen of initial) await apply({ kind: 'create', settings: chosen }, clock);
+          // As many at once as the pool has connections: answers, edits, deletes and catalog
+          // changes reaching the same searches lock their rows; a deadlock would fail one.
+          await Promise.all(ops.map((op) => apply(op, { ...clock })));
+          const reference = await readReference(db);
+          const [cards] = await listSearchCardHeadsByUsers(db, [user.id]);
+          expect(cards.map((card) => [card.id, card.stores_with_inventory])).toEqual(
+            cards.map((card) => [card.id, reference.get(card.id)!.count]),
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 240_000);
 
   it('matches the correlated subquery after any sequence of changes', async () => {
     const everyAvailable: PickupStatus[] = PARTS.map(() => 'available');
@@ -294,16 +328,29 @@ describe('what searches show available (search_inventory)', () => {
             .selectFrom('search_inventory')
             .select(['search_id', 'store_id', 'part_number'])
             .execute();
+          const preferred = await db
+            .selectFrom('search_preferred_models')
+            .select(['search_id', 'part_number'])
+            .orderBy('part_number')
+            .execute();
           for (const card of cards) {
             const expected = reference.get(card.id)!;
             const pairs = kept
               .filter((row) => row.search_id === card.id)
               .map((row) => `${row.store_id}|${row.part_number}`)
               .sort();
-            expect({ op: op.kind, count: card.stores_with_inventory, pairs }).toEqual({
+            expect({
+              op: op.kind,
+              count: card.stores_with_inventory,
+              pairs,
+              preferred: card.preferred_parts,
+            }).toEqual({
               op: op.kind,
               count: expected.count,
               pairs: expected.pairs,
+              preferred: preferred
+                .filter((row) => row.search_id === card.id)
+                .map((row) => row.part_number),
             });
           }
           expect(kept.every((row) => reference.has(row.search_id))).toBe(true);
