@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import { ERROR_CODES } from '#shared/api/errors.ts';
 import { createBatchLoader } from '#server/db/batch-loader.ts';
 import type { Db } from '#server/db/database.ts';
@@ -77,8 +78,7 @@ export function createUserCache(
   const maxEntries = options.maxEntries ?? USER_CACHE_SIZE;
   const maxAgeMs = options.maxAgeMs ?? USER_CACHE_MAX_AGE_MS;
   const random = options.random ?? Math.random;
-  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  const entries = new Map<string, CachedUser>();
+  const entries = new LRUCache<string, CachedUser>({ max: maxEntries });
   const createEntry = (identity: UserIdentity & { expiresAt?: number }, now: number) => {
     const entry: CachedUser = {
       user: load(identity),
@@ -101,7 +101,7 @@ export function createUserCache(
       (user) => {
         fresh.userId = user.id;
         // Dropped meanwhile (forget after a change): the refresh may predate it, so not kept.
-        if (entries.get(key) === stale) entries.set(key, fresh);
+        if (entries.peek(key) === stale) entries.set(key, fresh);
       },
       () => {
         stale.isRefreshing = false;
@@ -112,9 +112,7 @@ export function createUserCache(
     resolve: async (identity, now = Date.now()) => {
       const key = `${identity.issuer}\u0000${identity.subject}`;
       const cached = entries.get(key);
-      entries.delete(key);
       if (cached !== undefined && cached.expiresAt > now) {
-        entries.set(key, cached);
         if (now >= cached.refreshAt && !cached.isRefreshing && cached.userId !== undefined) {
           refreshInBackground(key, cached, identity, now);
         }
@@ -122,23 +120,20 @@ export function createUserCache(
       }
       const entry = createEntry(identity, now);
       entries.set(key, entry);
-      for (const oldest of entries.keys()) {
-        if (entries.size <= maxEntries) break;
-        entries.delete(oldest);
-      }
       try {
         const user = await entry.user;
         entry.userId = user.id;
         return user;
       } catch (error) {
-        if (entries.get(key) === entry) entries.delete(key);
+        if (entries.peek(key) === entry) entries.delete(key);
         throw error;
       }
     },
     forget: (userId) => {
-      for (const [key, entry] of entries) {
-        if (entry.userId === userId || entry.userId === undefined) entries.delete(key);
-      }
+      const dropped = [...entries.entries()].filter(
+        ([, entry]) => entry.userId === userId || entry.userId === undefined,
+      );
+      for (const [key] of dropped) entries.delete(key);
     },
     forgetAll: () => entries.clear(),
     countEntries: () => entries.size,
@@ -172,24 +167,20 @@ export function createVerifiedTokenCache(
   const maxEntries = options.maxEntries ?? VERIFIED_TOKEN_CACHE_SIZE;
   const now = options.now ?? ((): number => Date.now());
   type VerifiedIdentity = Awaited<ReturnType<VerifyToken>>;
-  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  const verified = new Map<string, VerifiedIdentity & { expiresAt: number }>();
+  const verified = new LRUCache<string, VerifiedIdentity & { expiresAt: number }>({
+    max: maxEntries,
+  });
   return async (token) => {
     const key = hash('sha256', token, 'base64url');
     const known = verified.get(key);
-    verified.delete(key);
-    if (known !== undefined && known.expiresAt > now()) {
-      verified.set(key, known);
-      return known;
+    if (known !== undefined) {
+      if (known.expiresAt > now()) return known;
+      verified.delete(key);
     }
     const identity = await verifyToken(token);
     const { expiresAt } = identity;
     if (expiresAt !== undefined && expiresAt > now()) {
       verified.set(key, { ...identity, expiresAt });
-      for (const oldest of verified.keys()) {
-        if (verified.size <= maxEntries) break;
-        verified.delete(oldest);
-      }
     }
     return identity;
   };

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
 import { getPlan, isPaidPlan, PLANS, type Plan } from '#shared/domain/plans.ts';
@@ -124,16 +125,14 @@ export function createSearchListCache(options: {
   const maxAgeMs = options.maxAgeMs ?? SEARCH_LIST_MAX_AGE_MS;
   const random = options.random ?? Math.random;
   const maxEntries = options.maxEntries ?? SEARCH_LIST_CACHE_SIZE;
-  // A Map iterates in insertion order: re-inserting on use keeps the least recently read first.
-  const lists = new Map<string, CachedList>();
+  const lists = new LRUCache<string, CachedList>({ max: maxEntries });
   const stopWatching = watchSearchChanges((change) => {
     if ('userId' in change) {
       lists.delete(change.userId);
       return;
     }
-    for (const [userId, list] of lists) {
-      if (list.searchIds.has(change.searchId)) lists.delete(userId);
-    }
+    const dropped = [...lists.entries()].filter(([, list]) => list.searchIds.has(change.searchId));
+    for (const [userId] of dropped) lists.delete(userId);
   });
 
   const { productModels } = options;
@@ -163,24 +162,16 @@ export function createSearchListCache(options: {
     };
     return entry;
   };
-  const keep = (userId: string, entry: CachedList): void => {
-    lists.delete(userId);
-    lists.set(userId, entry);
-    for (const oldest of lists.keys()) {
-      if (lists.size <= maxEntries) break;
-      lists.delete(oldest);
-    }
-  };
   const refreshInBackground = (user: UserRow, stale: CachedList, now: number): void => {
     stale.isRefreshing = true;
     const fresh = load(user, now);
     // A change announced meanwhile dropped `stale`: the refresh may predate it, so it is not kept.
     fresh.body.then(
       () => {
-        if (lists.get(user.id) === stale) keep(user.id, fresh);
+        if (lists.peek(user.id) === stale) lists.set(user.id, fresh);
       },
       () => {
-        if (lists.get(user.id) === stale) lists.delete(user.id);
+        if (lists.peek(user.id) === stale) lists.delete(user.id);
       },
     );
   };
@@ -190,18 +181,17 @@ export function createSearchListCache(options: {
       const cached = lists.get(user.id);
       const age = cached === undefined ? Infinity : now - cached.loadedAt;
       if (cached !== undefined && age < 2 * maxAgeMs) {
-        keep(user.id, cached);
         if (now >= cached.refreshAt && !cached.isRefreshing) {
           refreshInBackground(user, cached, now);
         }
         return await cached.body;
       }
       const entry = load(user, now);
-      keep(user.id, entry);
+      lists.set(user.id, entry);
       try {
         return await entry.body;
       } catch (error) {
-        if (lists.get(user.id) === entry) lists.delete(user.id);
+        if (lists.peek(user.id) === entry) lists.delete(user.id);
         throw error;
       }
     },

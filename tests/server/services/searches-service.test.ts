@@ -141,4 +141,32 @@ describe('the search list cache', () => {
       spread.close();
     }
   });
+
+  it('keeps the lists read most recently, up to its size', async () => {
+    const small = createSearchListCache({
+      db: counting.db,
+      serialize: JSON.stringify,
+      maxEntries: 2,
+      productModels: createProductModelsIndex({ db: testDb.db }),
+    });
+    const others = await Promise.all(
+      ['second lister', 'third lister'].map((subject) =>
+        findOrCreateUserByIdentity(testDb.db, { issuer: 'https://issuer.example/', subject }),
+      ),
+    );
+    const countReads = async (readers: UserRow[]): Promise<number> => {
+      counting.reset();
+      for (const reader of readers) await small.read(reader, NOW);
+      return counting.readStatements().length;
+    };
+    try {
+      expect(await countReads([user, others[0]])).toBe(2);
+      // Read again, the first list is the most recent: the third user's pushes out the second's.
+      expect(await countReads([user, others[1]])).toBe(1);
+      expect(await countReads([user, others[1]])).toBe(0);
+      expect(await countReads([others[0]])).toBe(1);
+    } finally {
+      small.close();
+    }
+  });
 });
