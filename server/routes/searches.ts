@@ -42,17 +42,18 @@ export async function checkSearchAccess(request: FastifyRequest): Promise<void> 
 export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.addHook('preValidation', checkSearchAccess);
 
+  const productModels = createProductModelsIndex({
+    db,
+    onRefreshError: (error) =>
+      app.log.warn({ err: error }, 'product models refresh failed; keeping the previous ones'),
+  });
   const searchLists = createSearchListCache({
     db,
     serialize: compileResponseSerializer(searchListSchema),
-    productModels: createProductModelsIndex({
-      db,
-      onRefreshError: (error) =>
-        app.log.warn({ err: error }, 'product models refresh failed; keeping the previous ones'),
-    }),
+    productModels,
   });
   app.addHook('onClose', async () => searchLists.close());
-  const readSearchInventory = createSearchInventoryReader(db);
+  const readSearchInventory = createSearchInventoryReader(db, { productModels });
 
   app.get(
     '/searches/my_searches',

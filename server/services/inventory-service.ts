@@ -10,11 +10,14 @@ import { listCurrentProductTypes } from '#server/db/repositories/catalog-changes
 import {
   findManySearchInventorySources,
   type SearchInventorySources,
+  type SearchModel,
 } from '#server/db/repositories/searches-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { computeStaleAfterMs, readWatchFreshness } from '#server/watch/freshness-status.ts';
 import { describeCheckHealth, describeLateBefore } from '#server/watch/reads.ts';
 import { notFound } from './app-error.ts';
+import type { CachedValueSource } from './catalog-cache.ts';
+import { createProductModelsIndex, type ProductModelsIndex } from './product-models-index.ts';
 
 /** Stores the landing page shows per product type at most. */
 const EXAMPLE_STORES_PER_PRODUCT = 12;
@@ -32,24 +35,35 @@ export async function readSearchInventory(
   searchId: string,
   now: number = Date.now(),
 ): Promise<SearchInventory> {
-  const [read] = await readInventorySources(db, [{ userId: user.id, searchId }], now);
-  return composeInventoryRead(read);
+  // One read: the models of an index of its own.
+  const read = createSearchInventoryReader(db, {
+    productModels: createProductModelsIndex({ db }),
+    clock: () => now,
+  });
+  return await read(user, searchId);
 }
 
 /**
  * readSearchInventory for the route: reads asked for together go to the database in one
- * statement (createBatchLoader), at one clock reading taken when the batch is sent. Nothing
- * is kept beyond the batch; anyone else's search is a 404 as before.
+ * statement (createBatchLoader), at one clock reading taken when the batch is sent, and the
+ * models' names come from memory (`productModels`). Nothing is kept beyond the batch;
+ * anyone else's search is a 404 as before.
  */
 export function createSearchInventoryReader(
   db: Executor,
-  clock: () => number = Date.now,
+  options: { productModels: CachedValueSource<ProductModelsIndex>; clock?: () => number },
 ): (user: UserRow, searchId: string) => Promise<SearchInventory> {
+  const clock = options.clock ?? Date.now;
   const loadInventory = createBatchLoader((searches: readonly SearchKey[]) =>
     readInventorySources(db, searches, clock()),
   );
-  return async (user, searchId) =>
-    composeInventoryRead(await loadInventory({ userId: user.id, searchId }));
+  return async (user, searchId) => {
+    const [read, models] = await Promise.all([
+      loadInventory({ userId: user.id, searchId }),
+      options.productModels.read(),
+    ]);
+    return composeInventoryRead(read, models);
+  };
 }
 
 type SearchKey = { userId: string; searchId: string };
@@ -75,16 +89,26 @@ async function readInventorySources(
 }
 
 /** The answer for one read; someone else's (or no) search is a 404. */
-function composeInventoryRead(read: InventoryRead): SearchInventory {
+function composeInventoryRead(read: InventoryRead, models: ProductModelsIndex): SearchInventory {
   if (read.sources === undefined) {
     throw notFound('Search');
   }
-  return buildSearchInventory(read.sources, read.now, read.staleAfterMs);
+  const { sources } = read;
+  return buildSearchInventory(
+    sources,
+    models.modelsOf(sources.product_type, sources.home_country_code),
+    read.now,
+    read.staleAfterMs,
+  );
 }
 
-/** The inventory answer from what the database returned for one search. */
+/**
+ * The inventory answer from what the database returned for one search and the models of its
+ * product in its store's country.
+ */
 export function buildSearchInventory(
   sources: SearchInventorySources,
+  models: readonly SearchModel[],
   now: number = Date.now(),
   staleAfterMs?: number,
 ): SearchInventory {
@@ -92,7 +116,7 @@ export function buildSearchInventory(
     return { stores: [], last_checked_at: null };
   }
   const preferredParts = new Set(sources.preferred_parts);
-  const modelByPart = new Map(sources.models.map((model) => [model.part_number, model]));
+  const modelByPart = new Map(models.map((model) => [model.part_number, model]));
   const isShownPart = (part: string): boolean =>
     !sources.show_results_only_for_preferred_models || preferredParts.has(part);
   const availableByStore = new Map<string, string[]>();

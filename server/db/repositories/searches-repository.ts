@@ -192,10 +192,14 @@ export async function insertPreferredParts(
 /** A model of a search's product type sold in its store's country. */
 export type SearchModel = { part_number: string; display_name: string };
 
-/** A search with its store's country, the models of its product there and its preferred ones. */
-export type SearchBaseRow = SearchRow & {
+/** A search with its store's country. */
+export type SearchCountryRow = SearchRow & {
   /** Null when the store or its country is missing from the catalog. */
   home_country_code: string | null;
+};
+
+/** A search with its store's country and the models of its product there. */
+export type SearchBaseRow = SearchCountryRow & {
   /** Models of the product type sold in the store's country, by display name. */
   models: SearchModel[];
 };
@@ -276,12 +280,9 @@ function selectFromSearches(db: Executor) {
     .leftJoin('countries as c', 'c.locale_code', 'st.country_locale');
 }
 
-/** Searches with their store's country, their models and their preferred parts. */
-function selectSearchBases(db: Executor) {
-  return selectFromSearches(db)
-    .selectAll('s')
-    .select('c.country_code as home_country_code')
-    .select(searchModels.as('models'));
+/** Searches with their store's country. */
+function selectSearchRows(db: Executor) {
+  return selectFromSearches(db).selectAll('s').select('c.country_code as home_country_code');
 }
 
 /** What a search's card shows but its models: product and store names, stores with inventory. */
@@ -359,7 +360,7 @@ export type CheckStateColumns = {
 };
 
 /** What a search's inventory is built from, read in one statement. */
-export type SearchInventorySources = SearchBaseRow &
+export type SearchInventorySources = SearchCountryRow &
   CheckStateColumns & {
     /** The search's store first, then the neighbours within its limit, nearest first. */
     covered_stores: CoveredStore[];
@@ -396,7 +397,7 @@ export type CheckStateQuery = { userId: string; searchId: string; now: Date; lat
 /** Adds the covered stores and the check state of searches (`s`) at their store (`st`, `c`). */
 function selectCoverageAndChecks(db: Executor, clock: Pick<CheckStateQuery, 'now' | 'lateBefore'>) {
   const { now, lateBefore } = clock;
-  return selectSearchBases(db)
+  return selectSearchRows(db)
     .leftJoin('poll_targets as t', (join) =>
       join
         .onRef('t.country_code', '=', 'c.country_code')
@@ -490,6 +491,7 @@ export async function findSearchHistorySources(
   return await selectCoverageAndChecks(db, query)
     .where('s.id', '=', query.searchId)
     .where('s.user_id', '=', query.userId)
+    .select(searchModels.as('models'))
     .select([
       // Times as epoch milliseconds: JSON would write PostgreSQL's microseconds and offset.
       sql<SearchHistorySources['events']>`(
