@@ -193,7 +193,7 @@ async function recountStoresWithInventory(
   db: Executor,
   searchIds: readonly string[],
 ): Promise<void> {
-  const ids = [...searchIds];
+  const ids = [...new Set(searchIds)];
   await sql`select 1 from searches where id = any(${ids}::uuid[]) order by id for no key update`.execute(
     db,
   );

@@ -80,7 +80,8 @@ export async function updateOwnedSearch(
   searchId: string,
   values: SearchUpdate,
 ): Promise<SearchRow | undefined> {
-  // Before the row: an answer applied meanwhile recounts it last, holding its stores.
+  // Its stores before its row: an answer being applied there holds them and recounts this
+  // row last, so it finishes first instead of waiting on this transaction.
   await lockCoverableStores(db, {
     searchIds: [searchId],
     storeIds: values.store_id === undefined ? [] : [values.store_id],
