@@ -213,23 +213,48 @@ export async function insertUnknownSnapshots(
     .execute();
 }
 
+/** Stores whose locks each transaction holds (lockStoresForUpdate). */
+const heldStoreLocks = new WeakMap<Executor, Set<string>>();
+
 /**
  * Serialises writers of the same stores until the transaction ends, so two answers listing
  * one store cannot both see the old status and record (and alert on) the same change twice.
- * Locks are taken in sorted order so concurrent transactions cannot deadlock.
+ * A transaction's first call waits for its stores, taking them in sorted order, so that
+ * concurrent transactions cannot deadlock. A later call of the same transaction (a search's
+ * edit refreshes it more than once) only takes stores that are free at once: waiting then,
+ * while holding the first ones, is how a cycle of waits forms. The stores it needs are the
+ * first call's unless a neighbour was recorded meanwhile.
  */
 export async function lockStoresForUpdate(
   trx: Executor,
   storeIds: readonly string[],
 ): Promise<void> {
-  const keys = [...new Set(storeIds)].sort().map((storeId) => `shelfwatch:store:${storeId}`);
-  if (keys.length === 0) {
+  const held = heldStoreLocks.get(trx) ?? new Set<string>();
+  const wanted = [...new Set(storeIds)].filter((storeId) => !held.has(storeId)).sort();
+  if (wanted.length === 0) {
     return;
   }
-  // One round trip; the sorted subquery fixes the order the locks are taken in.
-  await sql`select count(pg_advisory_xact_lock(hashtext(key))) from (select unnest(${keys}::text[]) as key order by 1) as sorted`.execute(
-    trx,
-  );
+  const keys = wanted.map((storeId) => `shelfwatch:store:${storeId}`);
+  if (!trx.isTransaction) {
+    // Released when the statement ends: only an ordering point for the caller.
+    await sql`select count(pg_advisory_xact_lock(hashtext(key))) from (select unnest(${keys}::text[]) as key order by 1) as sorted`.execute(
+      trx,
+    );
+    return;
+  }
+  heldStoreLocks.set(trx, held);
+  if (held.size === 0) {
+    // One round trip; the sorted subquery fixes the order the locks are taken in.
+    await sql`select count(pg_advisory_xact_lock(hashtext(key))) from (select unnest(${keys}::text[]) as key order by 1) as sorted`.execute(
+      trx,
+    );
+    for (const storeId of wanted) held.add(storeId);
+    return;
+  }
+  const taken = await sql<{ store_id: string; is_taken: boolean }>`
+    select store_id, pg_try_advisory_xact_lock(hashtext('shelfwatch:store:' || store_id)) as is_taken
+    from unnest(${wanted}::text[]) as wanted (store_id)`.execute(trx);
+  for (const row of taken.rows) if (row.is_taken) held.add(row.store_id);
 }
 
 /** Appends status changes to the restock history; returns the rows with their ids. */

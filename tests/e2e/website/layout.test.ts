@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_MODEL_SEEDS } from '#shared/catalog/models.ts';
 import { STORE_SEEDS } from '#shared/catalog/stores.ts';
 import { formatStoreOptionLabel, orderStoresForLocale } from '#shared/domain/store-options.ts';
+import { replacePreferredParts } from '#server/db/repositories/searches-repository.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
 import { startTestStack, type TestStack } from '#tests/helpers/stack.ts';
 import { chooseOption, ensureWebsiteBuilt, signIn } from './site-helpers.ts';
@@ -174,9 +175,8 @@ describe('signed in', { timeout: 90_000 }, () => {
     // The longest model is preferred (heart on a phone) and a busy day tops the chart.
     const searchId = searchPath.split('/').at(-1) ?? '';
     await stack.stack.db
-      .insertInto('search_preferred_models')
-      .values({ search_id: searchId, part_number: longestModel.part_number })
-      .execute();
+      .transaction()
+      .execute((trx) => replacePreferredParts(trx, searchId, [longestModel.part_number]));
     const now = Date.now();
     await stack.stack.db
       .insertInto('availability_events')

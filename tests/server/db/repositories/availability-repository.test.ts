@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Executor } from '#server/db/database.ts';
+import { lockStoresForUpdate } from '#server/db/repositories/availability-repository.ts';
+import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
+
+/** Whether another session could take the store's lock now (a probe outside both transactions). */
+async function isStoreFree(db: Executor, storeId: string): Promise<boolean> {
+  const { rows } = await sql<{ is_free: boolean }>`
+    select pg_try_advisory_lock(hashtext(${`shelfwatch:store:${storeId}`})) as is_free`.execute(db);
+  const isFree = rows[0]?.is_free === true;
+  if (isFree) {
+    await sql`select pg_advisory_unlock(hashtext(${`shelfwatch:store:${storeId}`}))`.execute(db);
+  }
+  return isFree;
+}
+
+describe('store locks (lockStoresForUpdate)', () => {
+  let testDb: TestDatabase;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+  }, 60_000);
+  afterAll(async () => testDb.drop());
+
+  it('holds a transaction’s stores until it ends', async () => {
+    await testDb.db.transaction().execute(async (trx) => {
+      await lockStoresForUpdate(trx, ['R001', 'R002']);
+      await testDb.db.connection().execute(async (probe) => {
+        expect(await isStoreFree(probe, 'R001')).toBe(false);
+        expect(await isStoreFree(probe, 'R003')).toBe(true);
+      });
+    });
+    await testDb.db.connection().execute(async (probe) => {
+      expect(await isStoreFree(probe, 'R001')).toBe(true);
+    });
+  });
+
+  it('never waits on a later call, so two transactions each wanting the other’s store both finish', async () => {
+    // Each takes one store, then (a neighbour recorded meanwhile, as in a search's edit) asks
+    // for the other's: waiting there would be a deadlock, which PostgreSQL ends with an error.
+    let releaseFirst: () => void = () => undefined;
+    const firstHolds = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let releaseSecond: () => void = () => undefined;
+    const secondHolds = new Promise<void>((resolve) => (releaseSecond = resolve));
+    const took: string[] = [];
+    const first = testDb.db.transaction().execute(async (trx) => {
+      await lockStoresForUpdate(trx, ['R010']);
+      releaseFirst();
+      await secondHolds;
+      await lockStoresForUpdate(trx, ['R010', 'R020']);
+      took.push('first');
+    });
+    const second = testDb.db.transaction().execute(async (trx) => {
+      await firstHolds;
+      await lockStoresForUpdate(trx, ['R020']);
+      releaseSecond();
+      await lockStoresForUpdate(trx, ['R010', 'R020']);
+      took.push('second');
+    });
+    await Promise.all([first, second]);
+    expect(took.sort()).toEqual(['first', 'second']);
+  });
+
+  it('takes a store free at the later call', async () => {
+    await testDb.db.transaction().execute(async (trx) => {
+      await lockStoresForUpdate(trx, ['R030']);
+      await lockStoresForUpdate(trx, ['R031']);
+      await testDb.db.connection().execute(async (probe) => {
+        expect(await isStoreFree(probe, 'R031')).toBe(false);
+      });
+    });
+  });
+});
