@@ -30,6 +30,14 @@ export type TestStack = {
   stop: () => Promise<void>;
 };
 
+/** Starts tried before a port taken meanwhile fails the test. */
+const MAX_START_ATTEMPTS = 3;
+
+/** Whether a start failed because a port it was given is in use. */
+function isAddressInUse(error: unknown): boolean {
+  return error instanceof Error && (error as Error & { code?: unknown }).code === 'EADDRINUSE';
+}
+
 /**
  * Starts the stack; extra environment variables override the test defaults, and
  * `stripeConnection` points its Stripe client (with STRIPE_* set) at a stand-in.
@@ -41,37 +49,53 @@ export async function startTestStack(
   // The stack migrates the database itself, as `npm start` does.
   const testDb = await createTestDatabase({ isMigrated: false });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-stack-'));
-  const port = await getFreePort();
-  const config = loadConfig({
-    PORT: String(port),
-    IDP_PORT: String(await getFreePort()),
-    SIMULATOR_PORT: String(await getFreePort()),
-    DATABASE_URL: testDb.url,
-    SHELFWATCH_DATA_DIR: dataDir,
-    SHELFWATCH_DISABLE_DEMO: 'true',
-    WATCH_ENABLED: 'false',
-    LOG_LEVEL: 'warn',
-    ...environment,
-  });
-  const stack = await startStack(config, undefined, {
-    isWorkerIncluded: true,
-    stripeConnection: options.stripeConnection,
-  });
+  let stack: RunningStack | undefined;
+  for (let attempt = 1; stack === undefined; attempt += 1) {
+    const config = loadConfig({
+      PORT: String(await getFreePort()),
+      IDP_PORT: String(await getFreePort()),
+      SIMULATOR_PORT: String(await getFreePort()),
+      DATABASE_URL: testDb.url,
+      SHELFWATCH_DATA_DIR: dataDir,
+      SHELFWATCH_DISABLE_DEMO: 'true',
+      WATCH_ENABLED: 'false',
+      LOG_LEVEL: 'warn',
+      ...environment,
+    });
+    try {
+      stack = await startStack(config, undefined, {
+        isWorkerIncluded: true,
+        stripeConnection: options.stripeConnection,
+      });
+    } catch (error) {
+      // A free port can be taken between asking for it and listening on it (another test
+      // file's connection, on a busy machine): new ports then, as a person would retry.
+      if (attempt < MAX_START_ATTEMPTS && isAddressInUse(error)) continue;
+      await testDb.drop();
+      await rm(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+  const started = stack;
   return {
-    baseUrl: stack.siteUrl,
-    issuer: stack.issuer,
-    stack,
+    baseUrl: started.siteUrl,
+    issuer: started.issuer,
+    stack: started,
     createUser: async ({ email, password, plan }) => {
-      const account = await createIdpAccount(stack.db, { email, password, isEmailVerified: true });
-      const user = await findOrCreateUserByIdentity(stack.db, {
-        issuer: stack.issuer,
+      const account = await createIdpAccount(started.db, {
+        email,
+        password,
+        isEmailVerified: true,
+      });
+      const user = await findOrCreateUserByIdentity(started.db, {
+        issuer: started.issuer,
         subject: account.id,
         email,
       });
-      await updateUserPlan(stack.db, user.id, plan);
+      await updateUserPlan(started.db, user.id, plan);
     },
     setAvailability: async (storeId, partNumber, status) => {
-      await upsertSnapshots(stack.db, [
+      await upsertSnapshots(started.db, [
         {
           store_id: storeId,
           part_number: partNumber,
@@ -82,7 +106,7 @@ export async function startTestStack(
       ]);
     },
     stop: async () => {
-      await stack.stop();
+      await started.stop();
       await testDb.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
