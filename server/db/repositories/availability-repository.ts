@@ -213,6 +213,9 @@ export async function insertUnknownSnapshots(
     .execute();
 }
 
+/** What a store's advisory lock is named after (hashed to PostgreSQL's lock key). */
+const STORE_LOCK_PREFIX = 'shelfwatch:store:';
+
 /** Stores whose locks each transaction holds (lockStoresForUpdate). */
 const heldStoreLocks = new WeakMap<Executor, Set<string>>();
 
@@ -234,25 +237,18 @@ export async function lockStoresForUpdate(
   if (wanted.length === 0) {
     return;
   }
-  const keys = wanted.map((storeId) => `shelfwatch:store:${storeId}`);
-  if (!trx.isTransaction) {
-    // Released when the statement ends: only an ordering point for the caller.
+  if (!trx.isTransaction || held.size === 0) {
+    const keys = wanted.map((storeId) => `${STORE_LOCK_PREFIX}${storeId}`);
+    // One round trip; the sorted subquery fixes the order the locks are taken in. Outside a
+    // transaction they go with the statement: only an ordering point for the caller.
     await sql`select count(pg_advisory_xact_lock(hashtext(key))) from (select unnest(${keys}::text[]) as key order by 1) as sorted`.execute(
       trx,
     );
-    return;
-  }
-  heldStoreLocks.set(trx, held);
-  if (held.size === 0) {
-    // One round trip; the sorted subquery fixes the order the locks are taken in.
-    await sql`select count(pg_advisory_xact_lock(hashtext(key))) from (select unnest(${keys}::text[]) as key order by 1) as sorted`.execute(
-      trx,
-    );
-    for (const storeId of wanted) held.add(storeId);
+    if (trx.isTransaction) heldStoreLocks.set(trx, new Set(wanted));
     return;
   }
   const taken = await sql<{ store_id: string; is_taken: boolean }>`
-    select store_id, pg_try_advisory_xact_lock(hashtext('shelfwatch:store:' || store_id)) as is_taken
+    select store_id, pg_try_advisory_xact_lock(hashtext(${STORE_LOCK_PREFIX} || store_id)) as is_taken
     from unnest(${wanted}::text[]) as wanted (store_id)`.execute(trx);
   for (const row of taken.rows) if (row.is_taken) held.add(row.store_id);
 }
