@@ -134,7 +134,6 @@ export async function replacePreferredParts(
   searchId: string,
   partNumbers: readonly string[],
 ): Promise<void> {
-  await lockCoverableStores(db, { searchIds: [searchId] });
   await db.deleteFrom('search_preferred_models').where('search_id', '=', searchId).execute();
   if (partNumbers.length > 0) {
     await db
@@ -142,8 +141,9 @@ export async function replacePreferredParts(
       .values(partNumbers.map((part_number) => ({ search_id: searchId, part_number })))
       .execute();
   }
-  await copyPreferredParts(db, [searchId]);
+  // The refresh locks the search's stores first; the row is written after them.
   await refreshSearchInventory(db, { searchIds: [searchId] });
+  await copyPreferredParts(db, [searchId]);
 }
 
 /** Copies searches' rows of search_preferred_models, sorted, to their `preferred_parts`. */
@@ -186,8 +186,8 @@ export async function insertPreferredParts(
     .values([...rows])
     .execute();
   const searchIds = [...new Set(rows.map((row) => row.search_id))];
-  await copyPreferredParts(db, searchIds);
   await refreshSearchInventory(db, { searchIds });
+  await copyPreferredParts(db, searchIds);
 }
 
 /** A model of a search's product type sold in its store's country. */
