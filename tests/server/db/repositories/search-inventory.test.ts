@@ -245,16 +245,19 @@ describe('what searches show available (search_inventory)', () => {
         await deleteOwnedSearch(db, user.id, searches[op.index % searches.length].id);
         return;
       case 'model':
-        await writeProductModels(db, [
-          {
-            product_id: op.product,
-            country_code: 'US',
-            part_number: op.part,
-            display_name: op.part,
-            source: 'test',
-            retired_on: null,
-          },
-        ]);
+        // In a transaction, as the catalog's sync and import write them: its store locks hold.
+        await db.transaction().execute((trx) =>
+          writeProductModels(trx, [
+            {
+              product_id: op.product,
+              country_code: 'US',
+              part_number: op.part,
+              display_name: op.part,
+              source: 'test',
+              retired_on: null,
+            },
+          ]),
+        );
         return;
     }
   }
