@@ -216,17 +216,25 @@ export async function insertUnknownSnapshots(
 /** What a store's advisory lock is named after (hashed to PostgreSQL's lock key). */
 const STORE_LOCK_PREFIX = 'shelfwatch:store:';
 
+/**
+ * The catalog's models' advisory lock: held shared by every writer of stores (an answer, a
+ * search's edit), exclusive by a change of the catalog's models. Writers of search_inventory
+ * read the models; a catalog change finds the searches to refresh by the rows they show, and
+ * cannot see those another transaction is writing, so the two must not overlap.
+ */
+const CATALOG_LOCK_KEY = 'shelfwatch:catalog';
+
 /** Stores whose locks each transaction holds (lockStoresForUpdate). */
 const heldStoreLocks = new WeakMap<Executor, Set<string>>();
 
 /**
  * Serialises writers of the same stores until the transaction ends, so two answers listing
  * one store cannot both see the old status and record (and alert on) the same change twice.
- * A transaction's first call waits for its stores, taking them in sorted order, so that
- * concurrent transactions cannot deadlock. A later call of the same transaction (a search's
- * edit refreshes it more than once) only takes stores that are free at once: waiting then,
- * while holding the first ones, is how a cycle of waits forms. The stores it needs are the
- * first call's unless a neighbour was recorded meanwhile.
+ * A transaction's first call waits for its stores, taking them in sorted order after the
+ * catalog's lock (shared), so that concurrent transactions cannot deadlock. A later call of
+ * the same transaction (a search's edit refreshes it more than once) only takes stores that
+ * are free at once: waiting then, while holding the first ones, is how a cycle of waits forms.
+ * The stores it needs are the first call's unless a neighbour was recorded meanwhile.
  */
 export async function lockStoresForUpdate(
   trx: Executor,
@@ -239,11 +247,19 @@ export async function lockStoresForUpdate(
   }
   if (!trx.isTransaction || held.size === 0) {
     const keys = wanted.map((storeId) => `${STORE_LOCK_PREFIX}${storeId}`);
-    // One round trip; the sorted subquery fixes the order the locks are taken in. Outside a
-    // transaction they go with the statement: only an ordering point for the caller.
-    await sql`select count(pg_advisory_xact_lock(hashtext(key))) from (select unnest(${keys}::text[]) as key order by 1) as sorted`.execute(
-      trx,
-    );
+    // One round trip; the sorted subquery fixes the order the locks are taken in, the
+    // catalog's first. Outside a transaction they go with the statement: only an ordering
+    // point for the caller.
+    await sql`
+      select count(case when sorted.is_catalog
+        then pg_advisory_xact_lock_shared(hashtext(sorted.key))
+        else pg_advisory_xact_lock(hashtext(sorted.key)) end)
+      from (
+        select ${CATALOG_LOCK_KEY}::text as key, true as is_catalog
+        union all
+        select unnest(${keys}::text[]), false
+        order by is_catalog desc, key
+      ) as sorted`.execute(trx);
     if (trx.isTransaction) heldStoreLocks.set(trx, new Set(wanted));
     return;
   }
@@ -251,6 +267,15 @@ export async function lockStoresForUpdate(
     select store_id, pg_try_advisory_xact_lock(hashtext(${STORE_LOCK_PREFIX} || store_id)) as is_taken
     from unnest(${wanted}::text[]) as wanted (store_id)`.execute(trx);
   for (const row of taken.rows) if (row.is_taken) held.add(row.store_id);
+}
+
+/**
+ * Takes the catalog's lock exclusively until the transaction ends: a change of the catalog's
+ * models waits for every writer of stores in flight, and they for it. Call it before any store
+ * lock of the transaction (the order every writer follows: catalog, stores, search rows).
+ */
+export async function lockCatalogForChange(trx: Executor): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${CATALOG_LOCK_KEY}))`.execute(trx);
 }
 
 /** Appends status changes to the restock history; returns the rows with their ids. */

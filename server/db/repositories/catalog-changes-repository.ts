@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { CatalogModelRow, CatalogTypeRow } from '#shared/catalog/catalog-diff.ts';
 import type { Executor } from '../database.ts';
 import type { CatalogChangesTable } from '../schema.ts';
+import { lockCatalogForChange } from './availability-repository.ts';
 import { refreshSearchInventory } from './search-inventory-repository.ts';
 
 /** One logged catalog change. */
@@ -61,6 +62,10 @@ export async function writeProductModels(
   db: Executor,
   models: readonly CatalogModelRow[],
 ): Promise<void> {
+  if (models.length === 0) return;
+  // Before the models change: a writer of searches or stores in flight (which may have read
+  // them as they were) finishes first, and its rows are then among those refreshed below.
+  await lockCatalogForChange(db);
   // Chunked to stay well under PostgreSQL's parameter limit.
   for (let start = 0; start < models.length; start += 500) {
     await db

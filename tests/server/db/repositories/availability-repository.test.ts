@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor } from '#server/db/database.ts';
-import { lockStoresForUpdate } from '#server/db/repositories/availability-repository.ts';
+import {
+  lockCatalogForChange,
+  lockStoresForUpdate,
+} from '#server/db/repositories/availability-repository.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
 /** Whether another session could take the store's lock now (a probe outside both transactions). */
@@ -70,5 +73,45 @@ describe('store locks (lockStoresForUpdate)', () => {
         expect(await isStoreFree(probe, 'R031')).toBe(false);
       });
     });
+  });
+
+  it('lets a catalog change start only after the writers of stores in flight, and them after it', async () => {
+    const order: string[] = [];
+    let releaseWriter: () => void = () => undefined;
+    const writerMayEnd = new Promise<void>((resolve) => (releaseWriter = resolve));
+    let signalWriterHolds: () => void = () => undefined;
+    const writerHolds = new Promise<void>((resolve) => (signalWriterHolds = resolve));
+    const writer = testDb.db.transaction().execute(async (trx) => {
+      await lockStoresForUpdate(trx, ['R040']);
+      signalWriterHolds();
+      await writerMayEnd;
+      order.push('writer ends');
+    });
+    await writerHolds;
+    const change = testDb.db.transaction().execute(async (trx) => {
+      await lockCatalogForChange(trx);
+      order.push('catalog change holds');
+      // Its own refresh then takes stores, as writeProductModels does.
+      await lockStoresForUpdate(trx, ['R041']);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      order.push('catalog change ends');
+    });
+    // Long enough for the change to have taken its lock if it did not wait.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    releaseWriter();
+    await writer;
+    // A writer arriving while the change holds waits for it, even for another store.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const later = testDb.db.transaction().execute(async (trx) => {
+      await lockStoresForUpdate(trx, ['R042']);
+      order.push('later writer holds');
+    });
+    await Promise.all([change, later]);
+    expect(order).toEqual([
+      'writer ends',
+      'catalog change holds',
+      'catalog change ends',
+      'later writer holds',
+    ]);
   });
 });
