@@ -45,6 +45,17 @@ describe('computeSweepSchedule over any budget and sweep sizes', () => {
     fullSweepRequests: fc.integer({ min: 1, max: 1000 }),
   });
 
+  it('keeps alerting targets as fresh as the rest when the whole budget goes to full sweeps', () => {
+    // Found by a CI run (seed -1362891824): 1 / (1 / 253) rounded up to 254 intervals.
+    const schedule = computeSweepSchedule({
+      budgetPerMinute: 1,
+      intervalMs: INTERVAL,
+      alertingSweepRequests: 253,
+      fullSweepRequests: 253,
+    });
+    expect(schedule.alertingEveryIntervals).toBe(schedule.pageOnlyEveryIntervals);
+  });
+
   it('never promises alerting targets less than the rest, and spends no more than the budget', () => {
     fc.assert(
       fc.property(inputs, (input) => {
