@@ -85,15 +85,10 @@ export function computeSweepSchedule(inputs: SweepInputs): FreshnessSchedule {
   // the rate their period asks for: alerting x (1/period - 1/fullEvery) = what is left.
   const periodsFor = (share: number): { fullEvery: number; alertingEvery: number } => {
     const fullEvery = Math.max(1, Math.ceil(full / share));
-    // Never beyond fullEvery, which refreshes them anyway: with no share left for alerting
-    // sweeps, 1 / (1 / fullEvery) can round up past it (253 gave 253.00000000000003).
     const alertingEvery =
       alerting === 0
         ? fullEvery
-        : Math.min(
-            fullEvery,
-            Math.max(1, Math.ceil(1 / ((perInterval - share) / alerting + 1 / fullEvery))),
-          );
+        : Math.max(1, Math.ceil(1 / ((perInterval - share) / alerting + 1 / fullEvery)));
     return { fullEvery, alertingEvery };
   };
   const wanted = alerting === 0 ? perInterval : full / targetIntervals;
@@ -106,7 +101,11 @@ export function computeSweepSchedule(inputs: SweepInputs): FreshnessSchedule {
   for (let share = fullShare; share <= perInterval + 1e-9; share += perInterval / 20) {
     if (periodsFor(share).alertingEvery <= base) fullShare = share;
   }
-  const { fullEvery, alertingEvery } = periodsFor(Math.min(fullShare, perInterval));
+  const periods = periodsFor(Math.min(fullShare, perInterval));
+  const fullEvery = periods.fullEvery;
+  // Never beyond fullEvery, which refreshes alerting targets anyway: with no share left for
+  // alerting sweeps, 1 / (1 / fullEvery) can round up past it (253 gave 253.00000000000003).
+  const alertingEvery = Math.min(periods.alertingEvery, fullEvery);
   return {
     requestsPerInterval: perInterval,
     alertingEveryIntervals: alertingEvery,
