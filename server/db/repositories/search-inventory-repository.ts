@@ -14,11 +14,11 @@ import { lockStoresForUpdate } from './availability-repository.ts';
 // locks search rows. A search's own edit and a catalog change therefore lock the stores their
 // searches can cover before anything else (lockCoverableStores), as the watch engine locks the
 // stores of an answer first; those two recount at once. Ahead of every store lock comes the
-// catalog's (lockStoresForUpdate, lockCatalogForChange): a catalog change of models waits
-// for the writers in flight, whose rows it could not see to refresh, and they for it. The engine cannot know up front which
-// searches an answer reaches, so its refreshes leave their recounts pending in the transaction,
-// and it runs them as its last statement (recountChangedSearches): it never waits on anything
-// while holding a search row.
+// catalog's (lockStoresForUpdate, lockCatalogForChange): a catalog change of models waits for
+// the writers in flight, whose rows it could not see to refresh, and they for it. The engine
+// cannot know up front which searches an answer reaches, so its refreshes leave their recounts
+// pending in the transaction, and it runs them as its last statement (recountChangedSearches):
+// it never waits on anything while holding a search row.
 
 /** Searches whose count a transaction changed rows of and has not recounted yet. */
 const pendingRecounts = new WeakMap<Executor, Set<string>>();
