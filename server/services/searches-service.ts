@@ -5,6 +5,7 @@ import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
 import { getPlan, isPaidPlan, PLANS, type Plan } from '#shared/domain/plans.ts';
 import { createBatchLoader } from '#server/db/batch-loader.ts';
 import type { Executor } from '#server/db/database.ts';
+import { runRetryingTransaction } from '#server/db/retrying-transaction.ts';
 import { listProductTypeCountries } from '#server/db/repositories/catalog-changes-repository.ts';
 import {
   findCountry,
@@ -242,7 +243,7 @@ export async function createUserSearch(
   user: UserRow,
   input: NewSearch & { product_type: string; store_id: string },
 ): Promise<Search> {
-  const search = await db.transaction().execute(async (trx) => {
+  const search = await runRetryingTransaction(db, async (trx) => {
     const locked = await findUserById(trx, user.id, { isLocked: true });
     if (locked === undefined) {
       throw notFound('Account');
@@ -292,7 +293,7 @@ export async function updateUserSearch(
   searchId: string,
   input: SearchUpdate & { product_type: string; store_id: string },
 ): Promise<Search> {
-  const search = await db.transaction().execute(async (trx) => {
+  const search = await runRetryingTransaction(db, async (trx) => {
     const existing = await requireOwnedSearch(trx, user, searchId);
     // After a product or store change the client may still send the old models: drop them
     // rather than refuse, since the old choice cannot apply to the new product.

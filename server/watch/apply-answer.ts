@@ -1,4 +1,5 @@
 import type { Db } from '#server/db/database.ts';
+import { runRetryingTransaction } from '#server/db/retrying-transaction.ts';
 import {
   insertAvailabilityEvents,
   insertReverseNeighbours,
@@ -52,7 +53,9 @@ export async function applyPickupAnswer(
 ): Promise<AnswerReport> {
   const observedAt = new Date(answer.observedAt);
   const listedIds = answer.stores.map((store) => store.storeNumber);
-  return await db.transaction().execute(async (trx) => {
+  // Run again from the start if PostgreSQL picks it as a deadlock's victim: an answer lost
+  // there would delay its restocks' alerts by a cycle.
+  return await runRetryingTransaction(db, async (trx) => {
     // Stores outside the catalog cannot be filed (foreign keys) and no search can name them.
     const known = new Set((await findStoresByIds(trx, listedIds)).map((store) => store.store_id));
     const stores = answer.stores.filter((store) => known.has(store.storeNumber));

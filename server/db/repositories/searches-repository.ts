@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../database.ts';
+import { runRetryingTransaction } from '../retrying-transaction.ts';
 import type { SearchesTable, SearchRow, SearchUpdate } from '../schema.ts';
 import {
   lockCoverableStores,
@@ -113,7 +114,7 @@ export async function deleteOwnedSearch(
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   };
-  return db.isTransaction ? await remove(db) : await db.transaction().execute(remove);
+  return db.isTransaction ? await remove(db) : await runRetryingTransaction(db, remove);
 }
 
 /** Deletes every search of a user, inside the caller's transaction (account deletion). */
