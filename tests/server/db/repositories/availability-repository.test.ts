@@ -18,6 +18,24 @@ async function isStoreFree(db: Executor, storeId: string): Promise<boolean> {
   return isFree;
 }
 
+/** Advisory locks of `mode` a session of this test's database is waiting for. */
+async function countWaitingAdvisoryLocks(db: Executor, mode: string): Promise<number> {
+  const { rows } = await sql<{ waiting: number }>`
+    select count(*)::int as waiting from pg_locks
+    where locktype = 'advisory' and mode = ${mode} and not granted
+      and database = (select oid from pg_database where datname = current_database())`.execute(db);
+  return rows[0]?.waiting ?? 0;
+}
+
+/** Resolves once `isDone` answers true, asking every 10 ms; fails with `what` after 10 s. */
+async function waitUntil(isDone: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await isDone())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('store locks (lockStoresForUpdate)', () => {
   let testDb: TestDatabase;
 
@@ -96,12 +114,22 @@ describe('store locks (lockStoresForUpdate)', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       order.push('catalog change ends');
     });
-    // Long enough for the change to have taken its lock if it did not wait.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    releaseWriter();
+    try {
+      // The change asks for the catalog's lock exclusively and waits for the writer.
+      await waitUntil(
+        async () => (await countWaitingAdvisoryLocks(testDb.db, 'ExclusiveLock')) > 0,
+        'the catalog change to wait for the writer',
+      );
+      expect(order).toEqual([]);
+    } finally {
+      releaseWriter();
+    }
     await writer;
+    await waitUntil(
+      async () => order.includes('catalog change holds'),
+      'the catalog change to take its lock',
+    );
     // A writer arriving while the change holds waits for it, even for another store.
-    await new Promise((resolve) => setTimeout(resolve, 20));
     const later = testDb.db.transaction().execute(async (trx) => {
       await lockStoresForUpdate(trx, ['R042']);
       order.push('later writer holds');
