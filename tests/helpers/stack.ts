@@ -49,8 +49,7 @@ export async function startTestStack(
   // The stack migrates the database itself, as `npm start` does.
   const testDb = await createTestDatabase({ isMigrated: false });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-stack-'));
-  let stack: RunningStack | undefined;
-  for (let attempt = 1; stack === undefined; attempt += 1) {
+  const startOnFreePorts = async (attempt: number): Promise<RunningStack> => {
     const config = loadConfig({
       PORT: String(await getFreePort()),
       IDP_PORT: String(await getFreePort()),
@@ -63,20 +62,22 @@ export async function startTestStack(
       ...environment,
     });
     try {
-      stack = await startStack(config, undefined, {
+      return await startStack(config, undefined, {
         isWorkerIncluded: true,
         stripeConnection: options.stripeConnection,
       });
     } catch (error) {
       // A free port can be taken between asking for it and listening on it (another test
       // file's connection, on a busy machine): new ports then, as a person would retry.
-      if (attempt < MAX_START_ATTEMPTS && isAddressInUse(error)) continue;
+      if (attempt < MAX_START_ATTEMPTS && isAddressInUse(error)) {
+        return await startOnFreePorts(attempt + 1);
+      }
       await testDb.drop();
       await rm(dataDir, { recursive: true, force: true });
       throw error;
     }
-  }
-  const started = stack;
+  };
+  const started = await startOnFreePorts(1);
   return {
     baseUrl: started.siteUrl,
     issuer: started.issuer,

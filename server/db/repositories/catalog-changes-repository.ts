@@ -57,7 +57,10 @@ export async function writeProductTypes(
     .execute();
 }
 
-/** Inserts or updates models by country and part number (every column). */
+/**
+ * Inserts or updates models by country and part number (every column). Call it in a
+ * transaction: the catalog's lock it takes lasts until that transaction ends.
+ */
 export async function writeProductModels(
   db: Executor,
   models: readonly CatalogModelRow[],
