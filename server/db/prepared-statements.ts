@@ -16,9 +16,6 @@ const FEATURE_NOT_SUPPORTED = '0A000';
 
 type KnownText = { name: string; runs: number };
 
-/** What a connection has prepared, and which of those a schema change broke. */
-type ConnectionStatements = { prepared: Set<string>; broken: Set<string> };
-
 /**
  * A pool for Kysely's PostgresDialect whose connections run repeated statements as named
  * prepared statements. node-postgres otherwise sends every query unnamed, so PostgreSQL parses
@@ -40,7 +37,10 @@ export function createPreparingPool(
   const maxKnownTexts = limits.maxKnownTexts ?? MAX_KNOWN_TEXTS;
   const maxPrepared = limits.maxPreparedPerConnection ?? MAX_PREPARED_PER_CONNECTION;
   const known = new Map<string, KnownText>();
-  const perConnection = new WeakMap<pg.PoolClient, ConnectionStatements>();
+  // One wrapper per connection, for as long as it lives: Kysely keys its own per-connection
+  // state on the object `connect` returns, so a new one per checkout would make it set up a
+  // connection (and a weak-map entry) for every query.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
 
   const nameFor = (text: string): string | undefined => {
     let entry = known.get(text);
@@ -54,12 +54,11 @@ export function createPreparingPool(
   };
 
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
-    let statements = perConnection.get(client);
-    if (statements === undefined) {
-      statements = { prepared: new Set(), broken: new Set() };
-      perConnection.set(client, statements);
-    }
-    const { prepared, broken } = statements;
+    const known = wrappers.get(client);
+    if (known !== undefined) return known;
+    // What this connection has prepared, and which of those a schema change broke.
+    const prepared = new Set<string>();
+    const broken = new Set<string>();
     const runQuery = async <R>(
       text: string,
       parameters: readonly unknown[],
@@ -73,15 +72,15 @@ export function createPreparingPool(
         !broken.has(name) &&
         (prepared.has(name) || prepared.size < maxPrepared);
       if (!isUsable) {
-        return (await client.query(text, values)) as unknown as PostgresQueryResult<R>;
+        return await sendQuery<R>(client, { text, values });
       }
       prepared.add(name);
       try {
-        return (await client.query({ name, text, values })) as unknown as PostgresQueryResult<R>;
+        return await sendQuery<R>(client, { name, text, values });
       } catch (error) {
         if (!isStalePlanError(error)) throw error;
         broken.add(name);
-        return (await client.query(text, values)) as unknown as PostgresQueryResult<R>;
+        return await sendQuery<R>(client, { text, values });
       }
     };
     function query<R>(
@@ -98,13 +97,16 @@ export function createPreparingPool(
         textOrCursor as unknown as pg.Submittable,
       ) as unknown as PostgresCursor<R>;
     }
-    return {
+    const wrapper: PostgresPoolClient = {
       get processID() {
         return (client as pg.PoolClient & { processID?: number }).processID;
       },
       query,
+      // pg-pool gives the client a new `release` at each checkout: look it up at the call.
       release: (destroy) => client.release(destroy),
     };
+    wrappers.set(client, wrapper);
+    return wrapper;
   };
 
   return {
@@ -112,6 +114,24 @@ export function createPreparingPool(
     connect: async () => wrap(await pool.connect()),
     end: async () => await pool.end(),
   };
+}
+
+/**
+ * Runs one query through node-postgres' callback form. With its promise form (no callback),
+ * results outlived their readers through young-generation collections and reached the old
+ * generation: a loop of 16-user reads promoted 50 MB in 5 s that way, against 4 MB with a
+ * callback (Node 24, pg 8.23), and each such megabyte brings the next full collection closer.
+ */
+function sendQuery<R>(
+  client: pg.PoolClient,
+  config: { name?: string; text: string; values: unknown[] },
+): Promise<PostgresQueryResult<R>> {
+  return new Promise((resolve, reject) => {
+    client.query(config, (error: Error | undefined, result: pg.QueryResult) => {
+      if (error) reject(error);
+      else resolve(result as unknown as PostgresQueryResult<R>);
+    });
+  });
 }
 
 /** Whether PostgreSQL refused a prepared statement because its result columns changed. */

@@ -93,4 +93,24 @@ describe('prepared statements', () => {
       await limited.destroy();
     }
   });
+
+  it('hands out one client object per connection, so Kysely sets each connection up once', async () => {
+    const pool = new pg.Pool({ connectionString: testDb.url, max: 1 });
+    const preparing = createPreparingPool(pool);
+    try {
+      const first = await preparing.connect();
+      first.release();
+      const second = await preparing.connect();
+      second.release();
+      expect(second).toBe(first);
+    } finally {
+      await preparing.end();
+    }
+  });
+
+  it("rejects with PostgreSQL's error and keeps the connection usable", async () => {
+    const failing = sql`select ${'x'}::int as n`.execute(db);
+    await expect(failing).rejects.toMatchObject({ code: '22P02' });
+    expect((await sql<{ n: number }>`select ${5}::int as n`.execute(db)).rows).toEqual([{ n: 5 }]);
+  });
 });
