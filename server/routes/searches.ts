@@ -11,7 +11,7 @@ import {
   searchUpdateSchema,
 } from '#shared/api/searches.ts';
 import type { Db } from '#server/db/database.ts';
-import { compileResponseSerializer, sendSerializedJson } from '#server/plugins/json-serializer.ts';
+import { sendSerializedJson } from '#server/plugins/json-serializer.ts';
 import { createSearchInventoryReader } from '#server/services/inventory-service.ts';
 import { createProductModelsIndex } from '#server/services/product-models-index.ts';
 import {
@@ -49,7 +49,10 @@ export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   });
   const searchLists = createSearchListCache({
     db,
-    serialize: compileResponseSerializer(searchListSchema),
+    // The cards are composed with exactly the schema's fields, in its order: JSON.stringify
+    // writes what the schema's serializer would (a route test holds the two equal) in about
+    // three quarters of the time, as one flat string that encodes without flattening first.
+    serialize: JSON.stringify,
     productModels,
   });
   app.addHook('onClose', async () => searchLists.close());

@@ -10,6 +10,7 @@ import {
   upsertSnapshots,
 } from '#server/db/repositories/availability-repository.ts';
 import { updateUserPlan } from '#server/db/repositories/users-repository.ts';
+import { compileResponseSerializer } from '#server/plugins/json-serializer.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -59,6 +60,30 @@ describe('/v2/searches', () => {
       (await api.call({ method: 'GET', url: '/v2/searches/my_searches', as: bob })).json(),
     );
     expect(list.map((search) => search.product_type)).toEqual(['iphone16']);
+  });
+
+  it('writes the list exactly as the schema’s serializer would: its fields, in its order', async () => {
+    const search = await createSearch(bob, { product_type: 'iphone16promax', store_id: 'R095' });
+    const patched = await api.call({
+      method: 'PATCH',
+      url: `/v2/searches/${search.id}`,
+      as: bob,
+      body: {
+        ...search,
+        max_distance_miles: 12.5,
+        product_models: search.product_models.map((model, index) => ({
+          ...model,
+          is_preferred: index === 1,
+        })),
+      },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const response = await api.call({ method: 'GET', url: '/v2/searches/my_searches', as: bob });
+    const list = searchListSchema.parse(response.json());
+    expect(list.some((listed) => listed.product_models.some((model) => model.is_preferred))).toBe(
+      true,
+    );
+    expect(response.body).toBe(compileResponseSerializer(searchListSchema)(list));
   });
 
   it('saves the full settings and preferred models on PATCH', async () => {
