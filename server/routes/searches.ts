@@ -13,7 +13,7 @@ import {
 import type { Db } from '#server/db/database.ts';
 import { sendSerializedJson } from '#server/plugins/json-serializer.ts';
 import { createSearchInventoryReader } from '#server/services/inventory-service.ts';
-import { createProductModelsIndex } from '#server/services/product-models-index.ts';
+import { createCardCatalog } from '#server/services/card-catalog.ts';
 import {
   createUserSearch,
   deleteUserSearch,
@@ -42,10 +42,11 @@ export async function checkSearchAccess(request: FastifyRequest): Promise<void> 
 export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.addHook('preValidation', checkSearchAccess);
 
-  const productModels = createProductModelsIndex({
+  // One catalog in memory for lists (names and models) and inventories (models).
+  const catalog = createCardCatalog({
     db,
     onRefreshError: (error) =>
-      app.log.warn({ err: error }, 'product models refresh failed; keeping the previous ones'),
+      app.log.warn({ err: error }, 'card catalog refresh failed; keeping the previous one'),
   });
   const searchLists = createSearchListCache({
     db,
@@ -53,10 +54,10 @@ export const searchesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     // writes what the schema's serializer would (a route test holds the two equal) in about
     // three quarters of the time, as one flat string that encodes without flattening first.
     serialize: JSON.stringify,
-    productModels,
+    catalog,
   });
   app.addHook('onClose', async () => searchLists.close());
-  const readSearchInventory = createSearchInventoryReader(db, { productModels });
+  const readSearchInventory = createSearchInventoryReader(db, { productModels: catalog });
 
   app.get(
     '/searches/my_searches',

@@ -32,23 +32,31 @@ export function createProductModelsIndex(options: {
   return createCachedValue({
     maxAgeMs: options.maxAgeMs ?? PRODUCT_MODELS_MAX_AGE_MS,
     onRefreshError: options.onRefreshError,
-    load: async () => {
-      const byPair = new Map<string, SearchModel[]>();
-      for (const row of await listAllProductModels(options.db)) {
-        const key = `${row.product_id}\n${row.country_code}`;
-        let models = byPair.get(key);
-        if (models === undefined) {
-          models = [];
-          byPair.set(key, models);
-        }
-        models.push({ part_number: row.part_number, display_name: row.display_name });
-      }
-      return {
-        modelsOf: (productId, countryCode) =>
-          countryCode === null
-            ? NO_MODELS
-            : (byPair.get(`${productId}\n${countryCode}`) ?? NO_MODELS),
-      };
-    },
+    load: async () => indexProductModels(await listAllProductModels(options.db)),
   });
+}
+
+/** The index of models read by listAllProductModels (in its order). */
+export function indexProductModels(
+  rows: readonly {
+    product_id: string;
+    country_code: string;
+    part_number: string;
+    display_name: string;
+  }[],
+): ProductModelsIndex {
+  const byPair = new Map<string, SearchModel[]>();
+  for (const row of rows) {
+    const key = `${row.product_id}\n${row.country_code}`;
+    let models = byPair.get(key);
+    if (models === undefined) {
+      models = [];
+      byPair.set(key, models);
+    }
+    models.push({ part_number: row.part_number, display_name: row.display_name });
+  }
+  return {
+    modelsOf: (productId, countryCode) =>
+      countryCode === null ? NO_MODELS : (byPair.get(`${productId}\n${countryCode}`) ?? NO_MODELS),
+  };
 }

@@ -20,12 +20,12 @@ import {
   findOwnedSearch,
   findOwnedSearchCard,
   insertSearch,
-  listSearchCardHeadsByUsers,
+  listSearchListRowsByUsers,
   replacePreferredParts,
   updateOwnedSearch,
   watchSearchChanges,
-  type SearchCardHeadRow,
   type SearchCardRow,
+  type SearchListRow,
   type SearchModel,
 } from '#server/db/repositories/searches-repository.ts';
 import { findUserById } from '#server/db/repositories/users-repository.ts';
@@ -33,7 +33,7 @@ import type { Database, SearchRow, UserRow } from '#server/db/schema.ts';
 import { reconcilePausedSearches } from '#server/accounts/plan-change.ts';
 import { AppError, invalidInput, notFound } from './app-error.ts';
 import type { CachedValueSource } from './catalog-cache.ts';
-import type { ProductModelsIndex } from './product-models-index.ts';
+import type { CardCatalog, CardPlace } from './card-catalog.ts';
 
 /** "Better or Premium": the plans that include searches on the website. */
 function listPaidPlanTitles(): string {
@@ -105,7 +105,7 @@ type CachedList = {
 const REFRESH_SPREAD = 0.5;
 
 /**
- * Serialised search lists per user, loaded by `listSearchCardHeadsByUsers` (the lists asked for
+ * Serialised search lists per user, loaded by `listSearchListRowsByUsers` (the lists asked for
  * in one turn of the event loop in one statement) and dropped when this process announces a
  * change of the user's searches. A list older than `maxAgeMs` (plus up to half again, drawn by `random` per list) is refreshed in the background while
  * readers keep the previous one, up to twice that age, after which readers wait for a fresh
@@ -120,8 +120,8 @@ export function createSearchListCache(options: {
   maxAgeMs?: number;
   maxEntries?: number;
   random?: () => number;
-  /** Where the cards' models come from (createProductModelsIndex). */
-  productModels: CachedValueSource<ProductModelsIndex>;
+  /** Where the cards' names and models come from (createCardCatalog). */
+  catalog: CachedValueSource<CardCatalog>;
 }): SearchListCache {
   const maxAgeMs = options.maxAgeMs ?? SEARCH_LIST_MAX_AGE_MS;
   const random = options.random ?? Math.random;
@@ -136,16 +136,13 @@ export function createSearchListCache(options: {
     for (const [userId] of dropped) lists.delete(userId);
   });
 
-  const { productModels } = options;
   // Lists loaded together (more users than the cache holds) share one statement.
-  const loadCards = createBatchLoader((userIds: readonly string[]) =>
-    listSearchCardHeadsByUsers(options.db, userIds),
+  const loadRows = createBatchLoader((userIds: readonly string[]) =>
+    listSearchListRowsByUsers(options.db, userIds),
   );
   const loadSearches = async (userId: string): Promise<Search[]> => {
-    const [rows, models] = await Promise.all([loadCards(userId), productModels.read()]);
-    return rows.map((row) =>
-      composeSearch(row, models.modelsOf(row.product_type, row.home_country_code)),
-    );
+    const [rows, catalog] = await Promise.all([loadRows(userId), options.catalog.read()]);
+    return rows.map((row) => composeListedSearch(row, catalog));
   };
   const load = (user: UserRow, now: number): CachedList => {
     const entry: CachedList = {
@@ -444,21 +441,48 @@ async function resolvePreferredParts(
 
 /** The API's view of a search card: names, models with preferred flags, inventory count. */
 function composeCardSearch(card: SearchCardRow): Search {
-  return composeSearch(card, card.models);
+  return composeSearch(card, card.product_name, card, card.models);
 }
 
-/** The API's search from its card and the models of its product in its store's country. */
-function composeSearch(card: SearchCardHeadRow, models: readonly SearchModel[]): Search {
+/** Where a store the catalog does not hold is: its names fall back as the joins' nulls did. */
+const UNKNOWN_PLACE: CardPlace = {
+  store_name: null,
+  store_city: null,
+  store_state: null,
+  country_code: null,
+};
+
+/** A listed search with its names and models from the catalog in memory. */
+function composeListedSearch(row: SearchListRow, catalog: CardCatalog): Search {
+  const place = catalog.placeOf(row.store_id) ?? UNKNOWN_PLACE;
+  return composeSearch(
+    row,
+    catalog.productNameOf(row.product_type) ?? null,
+    place,
+    catalog.modelsOf(row.product_type, place.country_code),
+  );
+}
+
+/**
+ * The API's search from its own columns, its product's name, its store's place and the
+ * models of its product in that store's country.
+ */
+function composeSearch(
+  card: SearchListRow,
+  productName: string | null,
+  place: Omit<CardPlace, 'country_code'>,
+  models: readonly SearchModel[],
+): Search {
   const preferred = new Set(card.preferred_parts);
   return {
     search_id: card.id,
     id: card.id,
     product_type: card.product_type,
-    product_name: card.product_name ?? card.product_type,
+    product_name: productName ?? card.product_type,
     store_id: card.store_id,
-    store_name: card.store_name ?? card.store_id,
-    store_city: card.store_city ?? '',
-    store_state: card.store_state,
+    store_name: place.store_name ?? card.store_id,
+    store_city: place.store_city ?? '',
+    store_state: place.store_state,
     include_nearby_store_results: card.include_nearby_store_results,
     show_results_only_for_preferred_models: card.show_results_only_for_preferred_models,
     send_text_updates: card.send_text_updates,
@@ -470,6 +494,6 @@ function composeSearch(card: SearchCardHeadRow, models: readonly SearchModel[]):
       is_preferred: preferred.has(model.part_number),
     })),
     stores_with_inventory: card.stores_with_inventory,
-    is_paused: card.paused_at !== null,
+    is_paused: card.is_paused,
   };
 }

@@ -47,6 +47,31 @@ export async function listStores(db: Executor): Promise<StoreRow[]> {
     .execute();
 }
 
+/** Where a store is, as search cards show it: its name and city, state, and country code. */
+export type StorePlaceRow = {
+  store_id: string;
+  store_name: string;
+  store_city: string;
+  store_state: string | null;
+  /** Null when the store's locale names no country of the catalog. */
+  country_code: string | null;
+};
+
+/** Every store's place (see StorePlaceRow). */
+export async function listStorePlaces(db: Executor): Promise<StorePlaceRow[]> {
+  return await db
+    .selectFrom('stores as st')
+    .leftJoin('countries as c', 'c.locale_code', 'st.country_locale')
+    .select([
+      'st.store_id',
+      'st.store_name',
+      'st.city as store_city',
+      'st.state_code as store_state',
+      'c.country_code',
+    ])
+    .execute();
+}
+
 /** One store with its country's code, or undefined. */
 export async function findStoreWithCountry(
   db: Executor,

@@ -208,7 +208,8 @@ export type SearchBaseRow = SearchCountryRow & {
 
 /**
  * The columns of a search its card shows, and its owner (lists are grouped by user). Its
- * dates are left out: a cold list read parsed two per search for nothing.
+ * dates are left out (a cold list read parsed two per search for nothing); whether it is
+ * paused is read as a boolean (isPausedColumn).
  */
 const CARD_SEARCH_COLUMNS = [
   's.id',
@@ -220,7 +221,6 @@ const CARD_SEARCH_COLUMNS = [
   's.send_text_updates',
   's.send_email_updates',
   's.max_distance_miles',
-  's.paused_at',
   // Kept on the row by their writers (search-inventory-repository.ts, replacePreferredParts).
   's.preferred_parts',
   's.stores_with_inventory',
@@ -231,8 +231,17 @@ type CardSearchColumn = (typeof CARD_SEARCH_COLUMNS)[number] extends `s.${infer 
   ? Column & keyof SearchRow
   : never;
 
-/** A search with what its card shows but its models (the caller adds them from memory). */
-export type SearchCardHeadRow = Pick<SearchRow, CardSearchColumn> & {
+/** Whether the search (`s`) is paused, without reading (and parsing) its date. */
+const isPausedColumn = sql<boolean>`s.paused_at is not null`.as('is_paused');
+
+/**
+ * A search's own columns that its card shows: what a list reads, the catalog's names and the
+ * models coming from memory (card-catalog.ts).
+ */
+export type SearchListRow = Pick<SearchRow, CardSearchColumn> & { is_paused: boolean };
+
+/** A search with what its card shows but its models. */
+export type SearchCardHeadRow = SearchListRow & {
   home_country_code: string | null;
   product_name: string | null;
   store_name: string | null;
@@ -291,6 +300,7 @@ function selectSearchRows(db: Executor) {
 function selectSearchCardHeads(db: Executor) {
   return selectFromSearches(db)
     .select(CARD_SEARCH_COLUMNS)
+    .select(isPausedColumn)
     .select('c.country_code as home_country_code')
     .leftJoin('product_types as p', 'p.product_id', 's.product_type')
     .select([
@@ -307,22 +317,25 @@ function selectSearchCards(db: Executor) {
 }
 
 /**
- * Several users' searches as cards without their models, in one statement (one text whatever
- * their number, so it stays prepared): per user id asked, oldest first; an empty list for a
- * user without any. The models of a card come from memory (product-models-index.ts).
+ * Several users' searches as list rows, in one statement of the searches table alone (one text
+ * whatever their number, so it stays prepared): per user id asked, oldest first; an empty
+ * list for a user without any. Names and models come from memory (card-catalog.ts).
  */
-export async function listSearchCardHeadsByUsers(
+export async function listSearchListRowsByUsers(
   db: Executor,
   userIds: readonly string[],
-): Promise<SearchCardHeadRow[][]> {
+): Promise<SearchListRow[][]> {
   if (userIds.length === 0) return [];
   await recountChangedSearches(db);
-  const rows = await selectSearchCardHeads(db)
+  const rows = await db
+    .selectFrom('searches as s')
+    .select(CARD_SEARCH_COLUMNS)
+    .select(isPausedColumn)
     .where(sql<boolean>`s.user_id = any(${[...userIds]}::uuid[])`)
     .orderBy('s.created_at')
     .orderBy('s.id')
     .execute();
-  const byUser = new Map<string, SearchCardHeadRow[]>(userIds.map((id) => [id, []]));
+  const byUser = new Map<string, SearchListRow[]>(userIds.map((id) => [id, []]));
   for (const row of rows) byUser.get(row.user_id)?.push(row);
   return userIds.map((id) => byUser.get(id) ?? []);
 }

@@ -16,7 +16,7 @@ import {
   updateUserSearch,
   type SearchListCache,
 } from '#server/services/searches-service.ts';
-import { createProductModelsIndex } from '#server/services/product-models-index.ts';
+import { createCardCatalog } from '#server/services/card-catalog.ts';
 import { createCountingDatabase, type CountingDatabase } from '#tests/helpers/query-counter.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
@@ -37,13 +37,13 @@ describe('the search list cache', () => {
     await seedCatalog(testDb.db);
     counting = createCountingDatabase(testDb.url);
     // No spread: the refresh starts at exactly the maximum age.
-    // The models come from an index of their own (not counted): the statements counted are
+    // Names and models come from a catalog of their own (not counted): the statements counted are
     // the list's.
     lists = createSearchListCache({
       db: counting.db,
       serialize: JSON.stringify,
       random: () => 0,
-      productModels: createProductModelsIndex({ db: testDb.db }),
+      catalog: createCardCatalog({ db: testDb.db }),
     });
     user = await findOrCreateUserByIdentity(testDb.db, {
       issuer: 'https://issuer.example/',
@@ -128,7 +128,7 @@ describe('the search list cache', () => {
       db: counting.db,
       serialize: JSON.stringify,
       random: () => 1,
-      productModels: createProductModelsIndex({ db: testDb.db }),
+      catalog: createCardCatalog({ db: testDb.db }),
     });
     try {
       await spread.read(user, NOW);
@@ -147,7 +147,7 @@ describe('the search list cache', () => {
       db: counting.db,
       serialize: JSON.stringify,
       maxEntries: 2,
-      productModels: createProductModelsIndex({ db: testDb.db }),
+      catalog: createCardCatalog({ db: testDb.db }),
     });
     const others = await Promise.all(
       ['second lister', 'third lister'].map((subject) =>

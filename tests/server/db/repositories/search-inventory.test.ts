@@ -12,7 +12,7 @@ import { writeProductModels } from '#server/db/repositories/catalog-changes-repo
 import {
   deleteOwnedSearch,
   insertSearch,
-  listSearchCardHeadsByUsers,
+  listSearchListRowsByUsers,
   replacePreferredParts,
   updateOwnedSearch,
 } from '#server/db/repositories/searches-repository.ts';
@@ -282,7 +282,7 @@ describe('what searches show available (search_inventory)', () => {
           // changes reaching the same searches lock their rows; a deadlock would fail one.
           await Promise.all(ops.map((op) => apply(op, { ...clock })));
           const reference = await readReference(db);
-          const [cards] = await listSearchCardHeadsByUsers(db, [user.id]);
+          const [cards] = await listSearchListRowsByUsers(db, [user.id]);
           expect(cards.map((card) => [card.id, card.stores_with_inventory])).toEqual(
             cards.map((card) => [card.id, reference.get(card.id)!.count]),
           );
@@ -326,7 +326,7 @@ describe('what searches show available (search_inventory)', () => {
         for (const op of ops) {
           await apply(op, clock);
           const reference = await readReference(db);
-          const [cards] = await listSearchCardHeadsByUsers(db, [user.id]);
+          const [cards] = await listSearchListRowsByUsers(db, [user.id]);
           const kept = await db
             .selectFrom('search_inventory')
             .select(['search_id', 'store_id', 'part_number'])
