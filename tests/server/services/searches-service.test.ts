@@ -64,9 +64,11 @@ describe('the search list cache', () => {
       store_id: 'R095',
     });
     counting.reset();
+    // Kept from the second read on: the first is answered without keeping it.
     expect((await readList()).map((search) => search.id)).toEqual([created.id]);
     expect(await readList()).toHaveLength(1);
-    expect(counting.readStatements()).toHaveLength(1);
+    expect(await readList()).toHaveLength(1);
+    expect(counting.readStatements()).toHaveLength(2);
 
     const second = await createUserSearch(testDb.db, user, {
       product_type: 'iphone16',
@@ -85,6 +87,27 @@ describe('the search list cache', () => {
 
     await deleteUserSearch(testDb.db, user, second.id);
     expect((await readList()).map((search) => search.id)).toEqual([created.id]);
+  });
+
+  it('keeps no list read once in a while, and keeps it when read again within the maximum age', async () => {
+    const once = createSearchListCache({
+      db: counting.db,
+      serialize: JSON.stringify,
+      catalog: createCardCatalog({ db: testDb.db }),
+    });
+    try {
+      counting.reset();
+      expect(typeof (await once.read(user, NOW))).toBe('string');
+      expect(typeof (await once.read(user, NOW + 2 * SEARCH_LIST_MAX_AGE_MS))).toBe('string');
+      expect(counting.readStatements()).toHaveLength(2);
+      expect(Buffer.isBuffer(await once.read(user, NOW + 3 * SEARCH_LIST_MAX_AGE_MS - 1))).toBe(
+        true,
+      );
+      expect(Buffer.isBuffer(await once.read(user, NOW + 3 * SEARCH_LIST_MAX_AGE_MS))).toBe(true);
+      expect(counting.readStatements()).toHaveLength(3);
+    } finally {
+      once.close();
+    }
   });
 
   it('refreshes an old list in the background and serves the previous one meanwhile', async () => {
@@ -132,6 +155,7 @@ describe('the search list cache', () => {
     });
     try {
       await spread.read(user, NOW);
+      await spread.read(user, NOW);
       counting.reset();
       await spread.read(user, NOW + SEARCH_LIST_MAX_AGE_MS * 1.4);
       expect(counting.readStatements()).toHaveLength(0);
@@ -160,9 +184,11 @@ describe('the search list cache', () => {
       return counting.readStatements().length;
     };
     try {
-      expect(await countReads([user, others[0]])).toBe(2);
+      // Each list is kept from its second read on.
+      expect(await countReads([user, user, others[0], others[0]])).toBe(4);
+      expect(await countReads([user, others[0]])).toBe(0);
       // Read again, the first list is the most recent: the third user's pushes out the second's.
-      expect(await countReads([user, others[1]])).toBe(1);
+      expect(await countReads([user, others[1], others[1]])).toBe(2);
       expect(await countReads([user, others[1]])).toBe(0);
       expect(await countReads([others[0]])).toBe(1);
     } finally {
