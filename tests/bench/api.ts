@@ -251,7 +251,7 @@ async function runBench(): Promise<number> {
       console.log(
         `cold-cache variant: ${coldUsers.length.toLocaleString('en-US')} users in rotation ` +
           `(Good accounts lifted to Better; each token verified once before), ${CONNECTIONS} connections, ` +
-          `${ROUNDS} rounds of ${BARE_SECONDS} s bare Fastify then ${DURATION_SECONDS} s on the route`,
+          `per route a ${WARMUP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${BARE_SECONDS} s bare Fastify then ${DURATION_SECONDS} s on the route`,
       );
       for (const route of coldRoutes) {
         const figures = await measureColdRoute({
@@ -261,6 +261,7 @@ async function runBench(): Promise<number> {
           rounds: ROUNDS,
           durationSeconds: DURATION_SECONDS,
           bareSeconds: BARE_SECONDS,
+          warmupSeconds: WARMUP_SECONDS,
           runLoad,
           waitForIdle: () => waitForIdleConnections(seedDb, APP_CONNECTION_NAME),
           readStatementCount: counter.readCount,

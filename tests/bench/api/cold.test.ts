@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkColdTargets, formatColdLine, type ColdFigures } from './cold.ts';
-import type { LoadResult } from './load.ts';
+import { checkColdTargets, formatColdLine, measureColdRoute, type ColdFigures } from './cold.ts';
+import type { LoadOptions, LoadResult } from './load.ts';
 
 function load(requestsPerSecond: number, p99Ms: number, durationSeconds = 5): LoadResult {
   const responses = Math.round(requestsPerSecond * durationSeconds);
@@ -31,6 +31,35 @@ function cold(label: ColdFigures['label'], ratios: number[], p99 = 30, seconds =
 }
 
 describe('the cold-cache figures of bench:api', () => {
+  it('warms the route up before its rounds, and measures each round after a bare run', async () => {
+    const runs: string[] = [];
+    const route = { origin: 'http://route', connections: 100, clientAddresses: 0, variants: [] };
+    const bare = { ...route, origin: 'http://bare' };
+    const figures = await measureColdRoute({
+      label: 'cold my_searches',
+      route,
+      bare,
+      rounds: 2,
+      durationSeconds: 5,
+      bareSeconds: 3,
+      warmupSeconds: 2,
+      runLoad: async (options: LoadOptions) => {
+        runs.push(`${options.origin} ${options.durationSeconds} s`);
+        return load(options.origin === bare.origin ? 10_000 : 3_000, 20, options.durationSeconds);
+      },
+      waitForIdle: async () => undefined,
+      readStatementCount: () => runs.length,
+    });
+    expect(runs).toEqual([
+      'http://route 2 s',
+      'http://bare 3 s',
+      'http://route 5 s',
+      'http://bare 3 s',
+      'http://route 5 s',
+    ]);
+    expect(figures.rounds.map((round) => round.load.durationSeconds)).toEqual([5, 5]);
+  });
+
   it('prints the median round as the issue asks', () => {
     expect(formatColdLine(cold('cold my_searches', [0.3, 0.25, 0.4], 42))).toBe(
       'cold my_searches: ratio 0.300, p99 42 ms',

@@ -89,7 +89,10 @@ export function listColdRoutes(
   ];
 }
 
-/** Loads a cold route for `rounds` rounds, each bare Fastify first, as the warm routes are. */
+/**
+ * Loads a cold route for `rounds` rounds, each bare Fastify first, after a warm-up load of
+ * `warmupSeconds` on the route, as the warm routes are.
+ */
 export async function measureColdRoute(options: {
   label: ColdFigures['label'];
   route: Omit<LoadOptions, 'durationSeconds'>;
@@ -97,6 +100,7 @@ export async function measureColdRoute(options: {
   rounds: number;
   durationSeconds: number;
   bareSeconds: number;
+  warmupSeconds: number;
   runLoad: (options: LoadOptions) => Promise<LoadResult>;
   waitForIdle: () => Promise<void>;
   /** Statements the API's connections have sent so far. */
@@ -104,6 +108,9 @@ export async function measureColdRoute(options: {
 }): Promise<ColdFigures> {
   const rounds: Round[] = [];
   const statementsPerAnswer: number[] = [];
+  if (options.warmupSeconds > 0) {
+    await options.runLoad({ ...options.route, durationSeconds: options.warmupSeconds });
+  }
   for (let round = 0; round < options.rounds; round += 1) {
     await options.waitForIdle();
     const bare = await options.runLoad({ ...options.bare, durationSeconds: options.bareSeconds });
