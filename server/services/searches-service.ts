@@ -115,8 +115,8 @@ const REFRESH_SPREAD = 0.5;
  * twice that age, after which readers wait for a fresh load: so lists of busy users never
  * expire all at once under load, and lists loaded together (a restart, a burst of sign-ins)
  * drift apart instead of refreshing in one burst, which showed in the tail latency of
- * everyone's reads. Concurrent reads of a kept list share one
- * load; the least recently read lists go beyond `maxEntries`.
+ * everyone's reads. Concurrent reads of a kept list share one load; the least recently read
+ * lists go beyond `maxEntries`.
  *
  * A list is kept from its user's second read within `maxAgeMs` on; a first read in a while is
  * answered without keeping anything. Kept, a list read once (every list, when more users read
