@@ -11,7 +11,7 @@ const RETRYABLE_CODES = new Set(['40P01', '40001']);
 const DEFAULT_ATTEMPTS = 3;
 
 /** Whether PostgreSQL ended a transaction with `error` only because of a concurrent one. */
-export function isRetryableTransactionError(error: unknown): boolean {
+function isRetryableTransactionError(error: unknown): boolean {
   return (
     typeof error === 'object' &&
     error !== null &&

@@ -27,14 +27,8 @@ async function countWaitingAdvisoryLocks(db: Executor, mode: string): Promise<nu
   return rows[0]?.waiting ?? 0;
 }
 
-/** Resolves once `isDone` answers true, asking every 10 ms; fails with `what` after 10 s. */
-async function waitUntil(isDone: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await isDone())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** How long and how often the lock test polls PostgreSQL (expect.poll). */
+const POLL = { timeout: 10_000, interval: 10 };
 
 describe('store locks (lockStoresForUpdate)', () => {
   let testDb: TestDatabase;
@@ -116,19 +110,15 @@ describe('store locks (lockStoresForUpdate)', () => {
     });
     try {
       // The change asks for the catalog's lock exclusively and waits for the writer.
-      await waitUntil(
-        async () => (await countWaitingAdvisoryLocks(testDb.db, 'ExclusiveLock')) > 0,
-        'the catalog change to wait for the writer',
-      );
+      await expect
+        .poll(() => countWaitingAdvisoryLocks(testDb.db, 'ExclusiveLock'), POLL)
+        .toBeGreaterThan(0);
       expect(order).toEqual([]);
     } finally {
       releaseWriter();
     }
     await writer;
-    await waitUntil(
-      async () => order.includes('catalog change holds'),
-      'the catalog change to take its lock',
-    );
+    await expect.poll(() => order, POLL).toContain('catalog change holds');
     // A writer arriving while the change holds waits for it, even for another store.
     const later = testDb.db.transaction().execute(async (trx) => {
       await lockStoresForUpdate(trx, ['R042']);
