@@ -32,7 +32,7 @@ import {
   prepareColdUsers,
   type ColdFigures,
 } from './api/cold.ts';
-import { runLoad } from './api/load.ts';
+import { createLoadRunner } from './api/load.ts';
 import { startQueryCounter, withApplicationName } from './api/query-counter.ts';
 import {
   checkTargets,
@@ -175,10 +175,13 @@ async function runBench(): Promise<number> {
     );
 
     console.log(
-      `autocannon in a worker thread: ${CONNECTIONS} connections; per route a ${WARMUP_SECONDS} s warm-up, then ` +
+      `autocannon in one worker thread that runs every load (warmed by the first): ${CONNECTIONS} connections; per route a ${WARMUP_SECONDS} s warm-up, then ` +
         `${ROUNDS} rounds of ${BARE_SECONDS} s on bare Fastify followed by ${DURATION_SECONDS} s on the route; X-Forwarded-For ` +
         `rotating over ${CLIENT_ADDRESSES.toLocaleString('en-US')} addresses`,
     );
+    const loads = createLoadRunner();
+    closers.push(() => loads.close());
+    const { runLoad } = loads;
     const loadOptions = { connections: CONNECTIONS, clientAddresses: CLIENT_ADDRESSES };
     const bareLoad = {
       ...loadOptions,

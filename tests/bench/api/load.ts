@@ -1,4 +1,4 @@
-// Starts an autocannon load in a worker thread and waits for its summary.
+// Runs autocannon loads in one long-lived worker thread and waits for each summary.
 import { Worker } from 'node:worker_threads';
 
 /** One request shape a load cycles through (path and headers, e.g. a user's token). */
@@ -30,18 +30,66 @@ export type LoadResult = {
   statusCounts: Record<string, number>;
 };
 
-/** Runs one load to completion in a worker thread. */
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const worker = new Worker(new URL('./load-worker.ts', import.meta.url), {
-    workerData: options,
-  });
-  try {
-    return await new Promise<LoadResult>((resolve, reject) => {
-      worker.once('message', (message: LoadResult) => resolve(message));
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`load worker exited with ${code}`)));
+/** What the worker answers to one load: its summary, or why it failed. */
+export type LoadReply = { ok: true; value: LoadResult } | { ok: false; error: string };
+
+/** Runs loads one after another; the same worker serves all of them until `close`. */
+export type LoadRunner = {
+  runLoad: (options: LoadOptions) => Promise<LoadResult>;
+  /** The worker's thread id, the same for every load of this runner. */
+  readThreadId: () => number;
+  close: () => Promise<void>;
+};
+
+/**
+ * Starts the load worker. One worker for every load, so that from its first load on the load
+ * generator's own code is compiled and its heap settled: a new worker per run timed
+ * autocannon's start-up (interpreted code, a growing young generation) in the first moments of
+ * every run, and that landed in the tail of whatever was measured.
+ */
+export function createLoadRunner(): LoadRunner {
+  const worker = new Worker(new URL('./load-worker.ts', import.meta.url));
+  // An idle worker must not keep the process alive; a running load holds a reference.
+  worker.unref();
+  let queue: Promise<unknown> = Promise.resolve();
+  let exitError: Error | undefined;
+  const pending = new Set<(error: Error) => void>();
+  const failAll = (error: Error): void => {
+    exitError = error;
+    for (const reject of pending) reject(error);
+    pending.clear();
+  };
+  worker.on('error', failAll);
+  worker.on('exit', (code) => failAll(new Error(`load worker exited with ${code}`)));
+
+  const sendLoad = (options: LoadOptions): Promise<LoadResult> =>
+    new Promise<LoadResult>((resolve, reject) => {
+      if (exitError !== undefined) {
+        reject(exitError);
+        return;
+      }
+      pending.add(reject);
+      worker.ref();
+      worker.once('message', (reply: LoadReply) => {
+        pending.delete(reject);
+        worker.unref();
+        if (reply.ok) resolve(reply.value);
+        else reject(new Error(`load failed: ${reply.error}`));
+      });
+      worker.postMessage(options);
     });
-  } finally {
-    await worker.terminate();
-  }
+
+  return {
+    runLoad: (options) => {
+      // One load at a time: two at once would each see half the client.
+      const run = queue.then(() => sendLoad(options));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    readThreadId: () => worker.threadId,
+    close: async () => {
+      await queue;
+      await worker.terminate();
+    },
+  };
 }
