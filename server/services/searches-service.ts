@@ -6,6 +6,7 @@ import { getPlan, isPaidPlan, PLANS, type Plan } from '#shared/domain/plans.ts';
 import { createBatchLoader } from '#server/db/batch-loader.ts';
 import type { Executor } from '#server/db/database.ts';
 import { runRetryingTransaction } from '#server/db/retrying-transaction.ts';
+import { lockSearchesForChange } from '#server/db/repositories/availability-repository.ts';
 import { listProductTypeCountries } from '#server/db/repositories/catalog-changes-repository.ts';
 import {
   findCountry,
@@ -308,6 +309,8 @@ export async function updateUserSearch(
   input: SearchUpdate & { product_type: string; store_id: string },
 ): Promise<Search> {
   const search = await runRetryingTransaction(db, async (trx) => {
+    // Another edit of this search in flight finishes first, so `existing` is what this one changes.
+    await lockSearchesForChange(trx, [searchId]);
     const existing = await requireOwnedSearch(trx, user, searchId);
     // After a product or store change the client may still send the old models: drop them
     // rather than refuse, since the old choice cannot apply to the new product.

@@ -224,6 +224,38 @@ const STORE_LOCK_PREFIX = 'shelfwatch:store:';
  */
 const CATALOG_LOCK_KEY = 'shelfwatch:catalog';
 
+/**
+ * The class of searches' advisory locks (lockSearchesForChange): PostgreSQL keeps locks keyed
+ * by two integers apart from those keyed by one, so a search's can never collide with a
+ * store's or the catalog's.
+ */
+const SEARCH_LOCK_CLASS = 1;
+
+/**
+ * Serialises changes of the same searches until the transaction ends, taken after the
+ * catalog's lock (shared) and before any store's. An edit or a deletion reads which stores a
+ * search covers and locks those: without this, a concurrent edit that moved the search
+ * meanwhile would leave its new stores unlocked, and an answer applied there could file rows
+ * for the search's settings of before this change. Call it first in the transaction.
+ */
+export async function lockSearchesForChange(
+  trx: Executor,
+  searchIds: readonly string[],
+): Promise<void> {
+  const ids = [...new Set(searchIds)].sort();
+  if (ids.length === 0) return;
+  await sql`
+    select count(case when sorted.is_catalog
+      then pg_advisory_xact_lock_shared(hashtext(${CATALOG_LOCK_KEY}))
+      else pg_advisory_xact_lock(${SEARCH_LOCK_CLASS}, hashtext(sorted.id)) end)
+    from (
+      select null::text as id, true as is_catalog
+      union all
+      select unnest(${ids}::text[]), false
+      order by is_catalog desc, id
+    ) as sorted`.execute(trx);
+}
+
 /** Stores whose locks each transaction holds (lockStoresForUpdate). */
 const heldStoreLocks = new WeakMap<Executor, Set<string>>();
 

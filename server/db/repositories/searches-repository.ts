@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../database.ts';
 import { runRetryingTransaction } from '../retrying-transaction.ts';
+import { lockSearchesForChange } from './availability-repository.ts';
 import type { SearchesTable, SearchRow, SearchUpdate } from '../schema.ts';
 import {
   lockCoverableStores,
@@ -81,8 +82,10 @@ export async function updateOwnedSearch(
   searchId: string,
   values: SearchUpdate,
 ): Promise<SearchRow | undefined> {
-  // Its stores before its row: an answer being applied there holds them and recounts this
+  // The search first, so that the stores read below are still its stores once locked; then
+  // its stores before its row: an answer being applied there holds them and recounts this
   // row last, so it finishes first instead of waiting on this transaction.
+  await lockSearchesForChange(db, [searchId]);
   await lockCoverableStores(db, {
     searchIds: [searchId],
     storeIds: values.store_id === undefined ? [] : [values.store_id],
@@ -105,7 +108,8 @@ export async function deleteOwnedSearch(
   searchId: string,
 ): Promise<boolean> {
   const remove = async (trx: Executor): Promise<boolean> => {
-    // Its stores first, as for an edit: its search_inventory rows go with it.
+    // The search, then its stores, as for an edit: its search_inventory rows go with it.
+    await lockSearchesForChange(trx, [searchId]);
     await lockCoverableStores(trx, { searchIds: [searchId] });
     const result = await trx
       .deleteFrom('searches')
@@ -124,8 +128,10 @@ export async function deleteSearchesOfUser(trx: Executor, userId: string): Promi
     .select('id')
     .where('user_id', '=', userId)
     .execute();
-  // Their stores first, as for one search: their search_inventory rows go with them.
-  await lockCoverableStores(trx, { searchIds: searches.map((search) => search.id) });
+  // The searches, then their stores, as for one search: their search_inventory rows go with them.
+  const searchIds = searches.map((search) => search.id);
+  await lockSearchesForChange(trx, searchIds);
+  await lockCoverableStores(trx, { searchIds });
   await trx.deleteFrom('searches').where('user_id', '=', userId).execute();
 }
 

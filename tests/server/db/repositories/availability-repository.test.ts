@@ -1,34 +1,10 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Executor } from '#server/db/database.ts';
 import {
   lockCatalogForChange,
   lockStoresForUpdate,
 } from '#server/db/repositories/availability-repository.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
-
-/** Whether another session could take the store's lock now (a probe outside both transactions). */
-async function isStoreFree(db: Executor, storeId: string): Promise<boolean> {
-  const { rows } = await sql<{ is_free: boolean }>`
-    select pg_try_advisory_lock(hashtext(${`shelfwatch:store:${storeId}`})) as is_free`.execute(db);
-  const isFree = rows[0]?.is_free === true;
-  if (isFree) {
-    await sql`select pg_advisory_unlock(hashtext(${`shelfwatch:store:${storeId}`}))`.execute(db);
-  }
-  return isFree;
-}
-
-/** Advisory locks of `mode` a session of this test's database is waiting for. */
-async function countWaitingAdvisoryLocks(db: Executor, mode: string): Promise<number> {
-  const { rows } = await sql<{ waiting: number }>`
-    select count(*)::int as waiting from pg_locks
-    where locktype = 'advisory' and mode = ${mode} and not granted
-      and database = (select oid from pg_database where datname = current_database())`.execute(db);
-  return rows[0]?.waiting ?? 0;
-}
-
-/** How long and how often the lock test polls PostgreSQL (expect.poll). */
-const POLL = { timeout: 10_000, interval: 10 };
+import { countWaitingAdvisoryLocks, isStoreFree, POLL } from './advisory-locks.ts';
 
 describe('store locks (lockStoresForUpdate)', () => {
   let testDb: TestDatabase;

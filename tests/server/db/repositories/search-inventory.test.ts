@@ -22,6 +22,7 @@ import type { UserRow } from '#server/db/schema.ts';
 import { seedCatalog } from '#server/services/catalog-service.ts';
 import { applyPickupAnswer } from '#server/watch/apply-answer.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
+import { countWaitingAdvisoryLocks, isStoreFree, POLL } from './advisory-locks.ts';
 
 // The maintained summary (search_inventory) against what the list read computed before it
 // existed: a correlated subquery over each search's covered stores and their snapshots.
@@ -261,6 +262,66 @@ describe('what searches show available (search_inventory)', () => {
         return;
     }
   }
+
+  it('has an edit that waited for another edit of the search lock the stores it moved to', async () => {
+    const db = testDb.db;
+    await db.deleteFrom('searches').execute();
+    const [home, moved] = STORES;
+    const search = await insertSearch(db, {
+      user_id: user.id,
+      product_type: 'iphone16pro',
+      store_id: home,
+      include_nearby_store_results: false,
+      max_distance_miles: null,
+      show_results_only_for_preferred_models: false,
+    });
+    const gate = () => {
+      let open: () => void = () => undefined;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+    const firstHolds = gate();
+    const firstMayEnd = gate();
+    const secondHolds = gate();
+    const secondMayEnd = gate();
+    // The first edit moves the search away and holds its transaction open.
+    const first = db.transaction().execute(async (trx) => {
+      await updateOwnedSearch(trx, user.id, search.id, { store_id: moved });
+      firstHolds.open();
+      await firstMayEnd.opened;
+    });
+    await firstHolds.opened;
+    // The second moves it back home: it read the search at home before the first committed.
+    const second = db.transaction().execute(async (trx) => {
+      await updateOwnedSearch(trx, user.id, search.id, { store_id: home });
+      secondHolds.open();
+      await secondMayEnd.opened;
+    });
+    try {
+      await expect
+        .poll(() => countWaitingAdvisoryLocks(db, 'ExclusiveLock'), POLL)
+        .toBeGreaterThan(0);
+      firstMayEnd.open();
+      await first;
+      await secondHolds.opened;
+      // The search was at `moved` when the second edit took it over: an answer there must wait
+      // for this edit, or it would file rows for the search as it was before.
+      await db.connection().execute(async (probe) => {
+        expect(await isStoreFree(probe, moved)).toBe(false);
+        expect(await isStoreFree(probe, home)).toBe(false);
+      });
+    } finally {
+      firstMayEnd.open();
+      secondMayEnd.open();
+      await Promise.allSettled([first, second]);
+    }
+    const row = await db
+      .selectFrom('searches')
+      .select('store_id')
+      .where('id', '=', search.id)
+      .executeTakeFirstOrThrow();
+    expect(row.store_id).toBe(home);
+  });
 
   it('keeps every count right, without deadlocks, when writers run at once', async () => {
     const db = testDb.db;
