@@ -36,8 +36,6 @@ export type LoadReply = { ok: true; value: LoadResult } | { ok: false; error: st
 /** Runs loads one after another; the same worker serves all of them until `close`. */
 export type LoadRunner = {
   runLoad: (options: LoadOptions) => Promise<LoadResult>;
-  /** The worker's thread id, the same for every load of this runner. */
-  readThreadId: () => number;
   close: () => Promise<void>;
 };
 
@@ -86,7 +84,6 @@ export function createLoadRunner(): LoadRunner {
       queue = run.catch(() => undefined);
       return run;
     },
-    readThreadId: () => worker.threadId,
     close: async () => {
       await queue;
       await worker.terminate();
