@@ -263,7 +263,7 @@ describe('what searches show available (search_inventory)', () => {
     }
   }
 
-  it('has an edit that waited for another edit of the search lock the stores it moved to', async () => {
+  it('makes an edit that waited for another edit of the search lock the stores that one moved it to', async () => {
     const db = testDb.db;
     await db.deleteFrom('searches').execute();
     const [home, moved] = STORES;
@@ -291,7 +291,7 @@ describe('what searches show available (search_inventory)', () => {
       await firstMayEnd.opened;
     });
     await firstHolds.opened;
-    // The second moves it back home: it read the search at home before the first committed.
+    // The second moves it back home, starting while the first is still open.
     const second = db.transaction().execute(async (trx) => {
       await updateOwnedSearch(trx, user.id, search.id, { store_id: home });
       secondHolds.open();
