@@ -231,6 +231,9 @@ const CATALOG_LOCK_KEY = 'shelfwatch:catalog';
  */
 const SEARCH_LOCK_CLASS = 1;
 
+/** Searches whose locks each transaction holds (lockSearchesForChange). */
+const heldSearchLocks = new WeakMap<Executor, Set<string>>();
+
 /**
  * Serialises changes of the same searches until the transaction ends, taken after the
  * catalog's lock (shared) and before any store's. An edit or a deletion reads which stores a
@@ -242,7 +245,8 @@ export async function lockSearchesForChange(
   trx: Executor,
   searchIds: readonly string[],
 ): Promise<void> {
-  const ids = [...new Set(searchIds)].sort();
+  const held = heldSearchLocks.get(trx) ?? new Set<string>();
+  const ids = [...new Set(searchIds)].filter((id) => !held.has(id)).sort();
   if (ids.length === 0) return;
   await sql`
     select count(case when sorted.is_catalog
@@ -254,6 +258,10 @@ export async function lockSearchesForChange(
       select unnest(${ids}::text[]), false
       order by is_catalog desc, id
     ) as sorted`.execute(trx);
+  if (trx.isTransaction) {
+    for (const id of ids) held.add(id);
+    heldSearchLocks.set(trx, held);
+  }
 }
 
 /** Stores whose locks each transaction holds (lockStoresForUpdate). */

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   lockCatalogForChange,
+  lockSearchesForChange,
   lockStoresForUpdate,
 } from '#server/db/repositories/availability-repository.ts';
+import { createCountingDatabase } from '#tests/helpers/query-counter.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { countWaitingAdvisoryLocks, isStoreFree, POLL } from './advisory-locks.ts';
 
@@ -107,5 +109,26 @@ describe('store locks (lockStoresForUpdate)', () => {
       'catalog change ends',
       'later writer holds',
     ]);
+  });
+
+  it('takes a search’s lock once per transaction: asking again for it sends nothing', async () => {
+    const counting = createCountingDatabase(testDb.url);
+    const [first, second] = [
+      '5f0c1f5e-0000-4000-8000-000000000001',
+      '5f0c1f5e-0000-4000-8000-000000000002',
+    ];
+    try {
+      const statements = await counting.countDuring(() =>
+        counting.db.transaction().execute(async (trx) => {
+          await lockSearchesForChange(trx, [first]);
+          await lockSearchesForChange(trx, [first]);
+          await lockSearchesForChange(trx, [first, second]);
+        }),
+      );
+      const locks = statements.filter((statement) => statement.includes('pg_advisory_xact_lock'));
+      expect(locks).toHaveLength(2);
+    } finally {
+      await counting.destroy();
+    }
   });
 });
