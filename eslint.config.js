@@ -1,5 +1,6 @@
 // Flat config: typescript-eslint with type information, plus the layering rules of
-// docs/architecture.md ("Folders and layering").
+// docs/architecture.md ("Layers"). Import circles and the server's layer order are
+// dependency-cruiser's (.dependency-cruiser.cjs); `npm run lint` runs both.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -42,7 +43,28 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
+    // shared/ runs in the page, in Electron's main process and in Node: no host's globals.
+    languageOptions: { globals: { ...globals['shared-node-browser'] } },
     rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'localStorage', 'location'].map((name) => ({
+          name,
+          message: 'shared/ is pure: the browser host passes what it needs in.',
+        })),
+        ...[
+          'process',
+          'Buffer',
+          'global',
+          'require',
+          '__dirname',
+          '__filename',
+          'setImmediate',
+        ].map((name) => ({
+          name,
+          message: 'shared/ is pure: the Node host passes what it needs in.',
+        })),
+      ],
       'no-restricted-imports': forbidImports(
         [
           ...platformModules,

@@ -11,31 +11,32 @@ import {
   toFastifyTrustProxy,
   type RateLimitSettings,
   type TrustProxySetting,
-} from './config.ts';
+  type ChannelSettings,
+} from './config/app-config.ts';
 import type { LoginDirectory } from './accounts/index.ts';
 import type { Billing } from './billing/index.ts';
 import type { Db } from './db/database.ts';
 import type { Logger } from './logging/logger.ts';
-import type { ShelfwatchMetrics } from './metrics/metrics.ts';
+import type { ShelfwatchMetrics } from './ops/metrics.ts';
 import { createLazyChildLogger } from './logging/lazy-child-logger.ts';
 import { QuietRequestLogController, selectHttpLogger } from './logging/request-log.ts';
-import { authFailureLimitPlugin } from './plugins/auth-failure-limit.ts';
-import { authenticatePlugin, type VerifyToken } from './plugins/authenticate.ts';
-import { answerClientError, answerFrameworkError, errorsPlugin } from './plugins/errors.ts';
-import { securityHeadersPlugin } from './plugins/security-headers.ts';
-import { createJsonSerializerCompiler } from './plugins/json-serializer.ts';
-import { addressRateLimitPlugin, userRateLimitPlugin } from './plugins/rate-limits.ts';
-import { readLandingPage, sendLandingPage } from './landing-page.ts';
-import type { ChannelSettings } from './notify/channels/channel-dispatch.ts';
-import { accountRoutes } from './routes/account.ts';
-import { billingRoutes, billingWebhookRoutes } from './routes/billing.ts';
-import { catalogRoutes } from './routes/catalog.ts';
-import { channelsRoutes } from './routes/channels.ts';
-import { healthRoutes } from './routes/health.ts';
-import { notificationsPublicRoutes, pushSubscriptionRoutes } from './routes/notifications.ts';
-import { metricsRoutes } from './routes/metrics.ts';
-import { searchesRoutes } from './routes/searches.ts';
-import { watchHistoryRoutes, watchStatusRoutes } from './routes/watch.ts';
+import { authFailureLimitPlugin } from './http/auth-failure-limit.ts';
+import { authenticatePlugin, type VerifyToken } from './http/authenticate.ts';
+import { answerClientError, answerFrameworkError, errorsPlugin } from './http/errors.ts';
+import { securityHeadersPlugin } from './http/security-headers.ts';
+import { createJsonSerializerCompiler } from './http/json-serializer.ts';
+import { addressRateLimitPlugin, userRateLimitPlugin } from './http/rate-limits.ts';
+import { readLandingPage, sendLandingPage } from './site/landing-page.ts';
+import { accountRoutes } from './accounts/account-routes.ts';
+import { billingRoutes, billingWebhookRoutes } from './billing/billing-routes.ts';
+import { catalogRoutes } from './catalog/catalog-routes.ts';
+import { channelsRoutes } from './notify/channels/channel-routes.ts';
+import { healthRoutes } from './ops/health-routes.ts';
+import { notificationsPublicRoutes, pushSubscriptionRoutes } from './notify/notification-routes.ts';
+import { metricsRoutes } from './ops/metrics-routes.ts';
+import { searchesRoutes } from './searches/search-routes.ts';
+import { watchHistoryRoutes } from './searches/history-routes.ts';
+import { watchStatusRoutes } from './watch/status-routes.ts';
 
 /** Everything the HTTP app needs from outside. */
 export type AppDependencies = {

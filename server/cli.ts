@@ -39,7 +39,7 @@ async function withDatabase<T>(
   options: { isMigrating?: boolean } = {},
 ): Promise<T> {
   const [{ loadConfig }, { openDatabase }, { migrateToLatest }] = await Promise.all([
-    import('./config.ts'),
+    import('./config/app-config.ts'),
     import('./stack.ts'),
     import('./db/migrate.ts'),
   ]);
@@ -81,7 +81,7 @@ const LAZY_COMMAND_GROUPS: readonly LazyCommandGroup[] = [
     name: 'db',
     description: 'back the database up and restore it',
     register: async (program, context) =>
-      (await import('./db/backup/commands.ts')).registerDbCommands(program, context),
+      (await import('./backup/backup-commands.ts')).registerDbCommands(program, context),
   },
   {
     name: 'watch',
@@ -141,7 +141,7 @@ async function buildCli(args: readonly string[]): Promise<Command> {
 
   const catalog = program.command('catalog').description('countries, stores and products');
   const runImport = async (source: string): Promise<void> => {
-    const { importStoreDirectory, seedCatalog } = await import('./services/catalog-service.ts');
+    const { importStoreDirectory, seedCatalog } = await import('./catalog/catalog-seed.ts');
     const report = await withDatabase(async (db) => {
       await seedCatalog(db);
       return await importStoreDirectory(db, source);
@@ -208,8 +208,8 @@ async function buildCli(args: readonly string[]): Promise<Command> {
     )
     .action(async () => {
       const [{ loadConfig }, { runWorker }] = await Promise.all([
-        import('./config.ts'),
-        import('./watch/run-worker.ts'),
+        import('./config/app-config.ts'),
+        import('./run-worker.ts'),
       ]);
       await runWorker(loadConfig());
     });

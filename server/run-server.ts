@@ -1,7 +1,7 @@
-import { loadConfig } from './config.ts';
+import { loadConfig } from './config/app-config.ts';
 import { takeOverShutdownSignals } from './db/embedded-postgres.ts';
 import { createLogger, resolveLogFormat } from './logging/logger.ts';
-import { formatStartBanner } from './logging/start-banner.ts';
+import { formatStartBanner } from './start-banner.ts';
 import { startStack } from './stack.ts';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { StripeConnection } from './billing/index.ts';
-import type { AppConfig } from './config.ts';
+import type { AppConfig } from './config/app-config.ts';
 import { createDatabase, type Db } from './db/database.ts';
 import {
   connectEmbeddedPostgres,
@@ -15,7 +15,7 @@ import {
   type RestartEvent,
 } from './db/embedded-postgres.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
-import type { RunningIdentityProvider } from './plugins/idp/index.ts';
+import type { RunningIdentityProvider } from './identity/index.ts';
 
 /** Where the built website lives, relative to this file. */
 const WEBSITE_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
@@ -156,7 +156,7 @@ async function shareCluster(port: number, passwordFile: string): Promise<Embedde
 
 /**
  * Starts every part of the product in this process, in dependency order. Progress lines
- * are debug: `npm start` prints one banner (server/logging/start-banner.ts) once all is up.
+ * are debug: `npm start` prints one banner (server/start-banner.ts) once all is up.
  */
 export async function startStack(
   config: AppConfig,

@@ -6,7 +6,7 @@ import {
 } from '#server/db/repositories/searches-repository.ts';
 import { deleteUserById } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { AppError } from '#server/services/app-error.ts';
+import { AppError } from '#server/base/app-error.ts';
 import type { LoginDirectory } from './settings.ts';
 
 /** What deleting an account needs besides the database. */

@@ -3,7 +3,7 @@ export {
   createAccountMailer,
   type AccountEmail,
   type AccountMailer,
-} from './account-mail.ts';
+} from '#server/identity/account-mail.ts';
 export {
   Auth0ManagementError,
   createAuth0Management,
@@ -19,8 +19,12 @@ export {
   type LinkCheck,
   type OneTimeLinkPurpose,
   type UnusableLinkReason,
-} from './one-time-links.ts';
-export { requestPasswordReset, type PasswordResetSettings } from './password-reset.ts';
+} from '#server/identity/one-time-links.ts';
+export {
+  requestPasswordReset,
+  RESET_PASSWORD_LINK_TTL_MS,
+  type PasswordResetSettings,
+} from '#server/identity/password-reset.ts';
 export { applyPlanChange, reconcilePausedSearches, type PlanChangeResult } from './plan-change.ts';
 export {
   AccountProvisioningError,
@@ -32,7 +36,6 @@ export {
 export {
   FINISH_SETUP_LINK_TTL_MS,
   readAccountSettings,
-  RESET_PASSWORD_LINK_TTL_MS,
   type AccountSettings,
   type LoginDirectory,
 } from './settings.ts';

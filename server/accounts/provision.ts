@@ -10,9 +10,9 @@ import {
   findUsersByEmail,
 } from '#server/db/repositories/users-repository.ts';
 import type { Database, UserRow } from '#server/db/schema.ts';
-import { composeLinkEmail } from './account-mail.ts';
+import { composeLinkEmail } from '#server/identity/account-mail.ts';
 import { Auth0ManagementError } from './auth0-management.ts';
-import { buildSetPasswordUrl, issueAccountToken } from './one-time-links.ts';
+import { buildSetPasswordUrl, issueAccountToken } from '#server/identity/one-time-links.ts';
 import { applyPlanChange } from './plan-change.ts';
 import { FINISH_SETUP_LINK_TTL_MS, type AccountSettings, type LoginDirectory } from './settings.ts';
 

@@ -1,11 +1,9 @@
-import type { AppConfig } from '#server/config.ts';
-import { createAccountMailer, type AccountMailer } from './account-mail.ts';
+import type { AppConfig } from '#server/config/app-config.ts';
+import { createAccountMailer, type AccountMailer } from '#server/identity/account-mail.ts';
 import { createAuth0Management, type Auth0Management } from './auth0-management.ts';
 
 /** How long a finish-setup link works (the person may open the email the next day). */
 export const FINISH_SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
-/** How long a forgot-password link works: short, since whoever reads the mailbox may use it. */
-export const RESET_PASSWORD_LINK_TTL_MS = 60 * 60 * 1000;
 
 /** Where logins live: the embedded provider (its issuer), or Auth0 and its Management API. */
 export type LoginDirectory =

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { PlanCode } from '#shared/domain/plans.ts';
-import { loadConfig } from '#server/config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
 import type { Db } from '#server/db/database.ts';
 import type { PlanChangeResult } from './plan-change.ts';
 import { readAccountSettings } from './settings.ts';

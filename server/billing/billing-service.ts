@@ -4,8 +4,8 @@ import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { AccountSettings } from '#server/accounts/index.ts';
 import type { Db } from '#server/db/database.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { AppError } from '#server/services/app-error.ts';
-import { findCustomerOfUser } from './billing-repository.ts';
+import { AppError } from '#server/base/app-error.ts';
+import { findCustomerOfUser } from '#server/db/repositories/billing-repository.ts';
 import {
   callStripe,
   createCheckoutSession,

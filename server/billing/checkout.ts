@@ -3,8 +3,8 @@ import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { Db } from '#server/db/database.ts';
 import { findUserByIdentity } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { AppError, invalidInput } from '#server/services/app-error.ts';
-import { findCustomerOfUser } from './billing-repository.ts';
+import { AppError, invalidInput } from '#server/base/app-error.ts';
+import { findCustomerOfUser } from '#server/db/repositories/billing-repository.ts';
 
 /** What starting a checkout or opening the portal needs. */
 export type CheckoutContext = {

@@ -13,16 +13,17 @@ import {
 } from '#server/accounts/index.ts';
 import { findUserByIdentity, findUsersByEmail } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { AppError } from '#server/services/app-error.ts';
+import { AppError } from '#server/base/app-error.ts';
 import {
   claimCheckoutSession,
   findPlanOfCustomer,
   findUserByCustomer,
   linkCustomer,
   noteCheckoutUser,
-} from './billing-repository.ts';
+} from '#server/db/repositories/billing-repository.ts';
 import { callStripe, type CheckoutContext } from './checkout.ts';
-import { chooseBestPlan, findPlanOfLookupKey, readStripeId } from './stripe-client.ts';
+import { chooseBestPlan } from '#shared/domain/plans.ts';
+import { findPlanOfLookupKey, readStripeId } from './stripe-client.ts';
 
 /** The action for anything but a paid, unused subscription checkout: the website logs out. */
 export const CHECKOUT_ERROR_ACTION = 'ERROR';

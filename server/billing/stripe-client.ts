@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { PLANS, getPlan, type PlanCode } from '#shared/domain/plans.ts';
+import { PLANS, type PlanCode } from '#shared/domain/plans.ts';
 
 /** Where the Stripe client sends its requests; tests point it at a local stand-in. */
 export type StripeConnection = { host: string; port: number; protocol: 'http' | 'https' };
@@ -34,24 +34,6 @@ export function findPlanOfLookupKey(lookupKey: string | null | undefined): PlanC
   );
   return plan?.code ?? null;
 }
-
-/** The plan of `codes` allowing the most searches; Good when there is none. */
-export function chooseBestPlan(codes: readonly PlanCode[]): PlanCode {
-  return codes.reduce<PlanCode>(
-    (best, code) => (getPlan(code).searches > getPlan(best).searches ? code : best),
-    'good',
-  );
-}
-
-/**
- * Subscription statuses that keep the paid plan: `past_due` too, while Stripe retries the
- * payment (its dunning settings end in `canceled` or `unpaid`, which drop it).
- */
-export const PLAN_GRANTING_STATUSES: ReadonlySet<string> = new Set([
-  'active',
-  'trialing',
-  'past_due',
-]);
 
 /** The id of an expandable Stripe reference (a customer, a subscription). */
 export function readStripeId(reference: string | { id: string } | null | undefined): string | null {

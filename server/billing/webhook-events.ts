@@ -12,8 +12,9 @@ import {
   recordBillingEvent,
   saveSubscriptionState,
   type SubscriptionState,
-} from './billing-repository.ts';
-import { chooseBestPlan, findPlanOfLookupKey, readStripeId } from './stripe-client.ts';
+} from '#server/db/repositories/billing-repository.ts';
+import { chooseBestPlan } from '#shared/domain/plans.ts';
+import { findPlanOfLookupKey, readStripeId } from './stripe-client.ts';
 
 /** What handling one verified event did. */
 export type WebhookOutcome = {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isAppleBaseUrl } from '#shared/upstream/index.ts';
 
 // Settings of the automatic buy-page sync, read from the environment here rather than in
-// server/config.ts so the catalog keeps its settings in one place (README lists them).
+// server/config/app-config.ts so the catalog keeps its settings in one place (README lists them).
 
 /** When the server syncs models from the buy pages by itself. */
 export type ModelSyncSettings = {

@@ -10,7 +10,7 @@ import {
   listPushSubscriptions,
   setTextOptOutByPhone,
   type DeliveryTarget,
-} from './notify-repository.ts';
+} from '#server/db/repositories/notify-repository.ts';
 import type { AttemptOutcome, ClaimedRow } from './outbox-claims.ts';
 import type { PushSender } from './push-channel.ts';
 import { renderAlertEmail, renderAlertPush, renderAlertText } from './templates.ts';

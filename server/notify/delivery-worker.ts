@@ -1,7 +1,7 @@
 import type { Agent } from 'node:https';
 import pg from 'pg';
 import { computeBackoff, type BackoffOptions } from '#shared/upstream/backoff.ts';
-import type { AppConfig } from '#server/config.ts';
+import type { AppConfig } from '#server/config/app-config.ts';
 import type { Db } from '#server/db/database.ts';
 import { createChannelDispatcher } from './channels/channel-dispatch.ts';
 import { deliverAlert, type DeliveryContext } from './deliver-alert.ts';
@@ -12,7 +12,7 @@ import {
   deliveryTargetKey,
   findDeliveryTargets,
   type DeliveryTarget,
-} from './notify-repository.ts';
+} from '#server/db/repositories/notify-repository.ts';
 import { claimDueRows, type AttemptOutcome, type ClaimedRow } from './outbox-claims.ts';
 import { createOutcomeRecorder } from './outcome-recorder.ts';
 import { createPushSender } from './push-channel.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type nodemailer from 'nodemailer';
 import type { SendMailOptions } from 'nodemailer';
-import { loadOnFirstUse } from '#server/load-on-first-use.ts';
+import { loadOnFirstUse } from '#server/base/load-on-first-use.ts';
 import { DeliveryError, writeFileAtomically } from './delivery-error.ts';
 import type { EmailContent } from './templates.ts';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Agent } from 'node:https';
-import { loadOnFirstUse } from '#server/load-on-first-use.ts';
+import { loadOnFirstUse } from '#server/base/load-on-first-use.ts';
 import { DeliveryError } from './delivery-error.ts';
 import type { VapidKeys } from './secrets.ts';
 import type { PushContent } from './templates.ts';

@@ -5,10 +5,10 @@ import {
   insertReverseNeighbours,
   insertUnknownSnapshots,
   listSnapshots,
-  lockStoresForUpdate,
   upsertNeighbours,
   upsertSnapshots,
 } from '#server/db/repositories/availability-repository.ts';
+import { lockStoresForUpdate } from '#server/db/locks.ts';
 import { findStoresByIds } from '#server/db/repositories/catalog-repository.ts';
 import { markTargetsCovered } from '#server/db/repositories/watch-repository.ts';
 import { recountChangedSearches } from '#server/db/repositories/search-inventory-repository.ts';

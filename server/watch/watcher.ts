@@ -19,7 +19,7 @@ import {
   QUEUE_SCHEMA,
   WATCH_CYCLE_QUEUE,
   WATCH_POLL_QUEUE,
-} from './queue-schema.ts';
+} from '#server/db/queue-schema.ts';
 
 /** Settings of a watcher process. */
 export type WatcherOptions = {

@@ -95,3 +95,11 @@ export function computeAnnualPricePerMonth(
 ): number {
   return (plan.saleAnnualCost ?? plan.annualCost) / 12;
 }
+
+/** The plan of `codes` allowing the most searches; Good when there is none. */
+export function chooseBestPlan(codes: readonly PlanCode[]): PlanCode {
+  return codes.reduce<PlanCode>(
+    (best, code) => (getPlan(code).searches > getPlan(best).searches ? code : best),
+    'good',
+  );
+}

@@ -5,12 +5,12 @@
 import os from 'node:os';
 import { sql } from 'kysely';
 import { buildApp } from '#server/app.ts';
-import { loadConfig } from '#server/config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
 import { createDatabase } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { createLogger } from '#server/logging/logger.ts';
-import { createTokenVerifier } from '#server/plugins/auth/index.ts';
-import { seedCatalog } from '#server/services/catalog-service.ts';
+import { createTokenVerifier } from '#server/http/auth/index.ts';
+import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import { searchInventorySchema } from '#shared/api/inventory.ts';
 import { searchListSchema } from '#shared/api/searches.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';

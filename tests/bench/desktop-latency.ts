@@ -4,7 +4,7 @@
 // Electron, polling the upstream simulator over HTTP with the real client and token bucket.
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
-import { measureDistanceKm, startUpstreamSimulator } from '#server/watch/simulator/index.ts';
+import { measureDistanceKm, startUpstreamSimulator } from '#server/simulator/index.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
 import type { FakeElectronEvent } from '#tests/helpers/fake-electron.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';

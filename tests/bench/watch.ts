@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import {
   startUpstreamSimulator,
   type RunningUpstreamSimulator,
-} from '#server/watch/simulator/index.ts';
+} from '#server/simulator/index.ts';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS } from '#shared/catalog/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import type { Db } from '#server/db/database.ts';

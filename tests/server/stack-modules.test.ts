@@ -34,7 +34,7 @@ describe('the modules npm start loads before it listens', () => {
     expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
     const urls = (await readFile(log, 'utf8')).split('\n');
     // The check sees the modules: the app's own routes are among them.
-    expect(urls.some((url) => url.endsWith('/server/routes/notifications.ts'))).toBe(true);
+    expect(urls.some((url) => url.endsWith('/server/notify/notification-routes.ts'))).toBe(true);
     const loaded = LATER_PACKAGES.filter((name) =>
       urls.some((url) => url.includes(`/node_modules/${name}/`)),
     );

@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { CatalogModelRow, CatalogTypeRow } from '#shared/catalog/catalog-diff.ts';
 import type { Executor } from '../database.ts';
 import type { CatalogChangesTable } from '../schema.ts';
-import { lockCatalogForChange } from './availability-repository.ts';
+import { lockCatalogForChange } from '../locks.ts';
 import { refreshSearchInventory } from './search-inventory-repository.ts';
 
 /** One logged catalog change. */

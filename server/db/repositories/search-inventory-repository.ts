@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../database.ts';
-import { lockStoresForUpdate } from './availability-repository.ts';
+import { lockStoresForUpdate } from '../locks.ts';
 
 // search_inventory holds, per search, the (covered store, shown model) pairs available now:
 // what the inventory read lists, and what each search's `stores_with_inventory` counts (the

@@ -1,7 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../database.ts';
 import { runRetryingTransaction } from '../retrying-transaction.ts';
-import { lockSearchesForChange } from './availability-repository.ts';
+import { lockSearchesForChange } from '../locks.ts';
 import type { SearchesTable, SearchRow, SearchUpdate } from '../schema.ts';
 import {
   lockCoverableStores,

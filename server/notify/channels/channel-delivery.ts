@@ -12,7 +12,7 @@ import {
   listExcludedChannelIds,
   recordChannelFailure,
   recordChannelSuccess,
-} from './channel-repository.ts';
+} from '#server/db/repositories/channel-repository.ts';
 
 /** Whether an outbox row's channel is one of the users' own kinds. */
 export function isUserChannelKind(channel: string): channel is UserChannelKind {

@@ -1,6 +1,7 @@
 import type { Agent } from 'undici';
 import { buildBuyPageUrl } from '#shared/upstream/urls.ts';
-import { loadOnFirstUse } from '#server/load-on-first-use.ts';
+import { loadOnFirstUse } from '#server/base/load-on-first-use.ts';
+import type { ChannelSettings } from '#server/config/app-config.ts';
 import type { ChannelHttp } from './channel-http.ts';
 import { readStoredChannel, type StoredChannel } from './channel-config.ts';
 import {
@@ -15,14 +16,6 @@ import { confirmTelegramChat, sendTelegram } from './telegram-sender.ts';
 import { buildWebhookAlertBody, buildWebhookTestBody } from './webhook-body.ts';
 import { sendWebhook } from './webhook-sender.ts';
 import { createTargetAgent } from './target-guard.ts';
-
-/** Channel settings from the environment (README: ALLOW_PRIVATE_CHANNEL_TARGETS, TELEGRAM_API_BASE_URL). */
-export type ChannelSettings = {
-  allowPrivateTargets: boolean;
-  telegramApiBaseUrl: string;
-  /** Per request: connecting, headers and body each. */
-  timeoutMs: number;
-};
 
 /** The default settings: public https targets only, Telegram's own API, 10 s timeouts. */
 export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {

@@ -1,5 +1,5 @@
 import type { Agent, Response } from 'undici';
-import { loadOnFirstUse } from '#server/load-on-first-use.ts';
+import { loadOnFirstUse } from '#server/base/load-on-first-use.ts';
 import { DeliveryError, type DeliveryErrorKind } from '../delivery-error.ts';
 import { checkTargetUrl, TargetRefusedError, type TargetPolicy } from './target-guard.ts';
 

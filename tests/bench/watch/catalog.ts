@@ -3,7 +3,7 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '#server/db/database.ts';
-import { importStoreDirectory, seedCatalog } from '#server/services/catalog-service.ts';
+import { importStoreDirectory, seedCatalog } from '#server/catalog/catalog-seed.ts';
 import {
   COUNTRY_SEEDS,
   PRODUCT_MODEL_SEEDS,

@@ -6,7 +6,7 @@
 // and blocks. Polling-side times measured in wall-clock are multiplied by K to read as real
 // minutes; delivery (outbox to SMTP) is not compressed and is reported as measured.
 
-/** The shipped defaults the benchmark answers for (server/config.ts). */
+/** The shipped defaults the benchmark answers for (server/config/app-config.ts). */
 export const DEFAULTS = {
   pollIntervalSeconds: 60,
   upstreamRatePerMinute: 1,

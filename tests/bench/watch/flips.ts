@@ -2,7 +2,7 @@
 // and the benchmark times the email to that search's owner at a real SMTP server. Every shelf
 // is empty until flipped, and each (store, part) pair is flipped once per run.
 import type { Db } from '#server/db/database.ts';
-import type { RunningUpstreamSimulator } from '#server/watch/simulator/index.ts';
+import type { RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import type { SmtpSink } from '#tests/helpers/smtp-sink.ts';
 import type { SeededSearch } from './seed.ts';
 

@@ -5,8 +5,8 @@
 // of the country, as the simulator answers), and compares it with the one-request-per-(country,
 // type, store) plan the engine used before. The freshness each number of egress addresses buys
 // comes from the same schedule the planner saves for /v2/status.
-import { buildSimCatalog, type SimCatalog } from '#server/watch/simulator/sim-catalog.ts';
-import { NEARBY_STORE_LIMIT } from '#server/watch/simulator/index.ts';
+import { buildSimCatalog, type SimCatalog } from '#server/simulator/sim-catalog.ts';
+import { NEARBY_STORE_LIMIT } from '#server/simulator/index.ts';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS } from '#shared/catalog/index.ts';
 import {
   computeSweepSchedule,

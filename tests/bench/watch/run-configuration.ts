@@ -6,14 +6,14 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '#server/db/database.ts';
 import type { WatchFreshnessRow } from '#server/db/repositories/watch-workers-repository.ts';
-import { QUEUE_SCHEMA } from '#server/watch/queue-schema.ts';
-import type { RunningUpstreamSimulator } from '#server/watch/simulator/index.ts';
+import { QUEUE_SCHEMA } from '#server/db/queue-schema.ts';
+import type { RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import { computeSweepSchedule, type FreshnessSchedule } from '#shared/watch/index.ts';
 import { startSmtpSink } from '#tests/helpers/smtp-sink.ts';
 import {
   startLoopbackProxy,
   type LoopbackProxy,
-} from '#tests/server/watch/simulator/loopback-proxy.ts';
+} from '#tests/server/simulator/loopback-proxy.ts';
 import type { Compression } from './compression.ts';
 import { spreadLastAnswers, type SweptGroup } from './first-sweep.ts';
 import {

@@ -7,7 +7,7 @@ import {
   readAccountSettings,
   type LoginDirectory,
 } from '#server/accounts/index.ts';
-import { loadConfig } from '#server/config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
 import { findUsersByEmail } from '#server/db/repositories/users-repository.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 

@@ -7,7 +7,7 @@ import {
 } from '#server/accounts/index.ts';
 import type { Db } from '#server/db/database.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { createUserSearch } from '#server/services/searches-service.ts';
+import { createUserSearch } from '#server/searches/searches-service.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';
 
 /** Rows of each table that belong to a user (directly or through their login or searches). */

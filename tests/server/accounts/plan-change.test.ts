@@ -6,7 +6,7 @@ import { findUserById, updateUserAccount } from '#server/db/repositories/users-r
 import { syncPollTargets } from '#server/db/repositories/watch-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { checkEligibility } from '#server/notify/eligibility.ts';
-import { createUserSearch, deleteUserSearch } from '#server/services/searches-service.ts';
+import { createUserSearch, deleteUserSearch } from '#server/searches/searches-service.ts';
 import { enqueueRestockAlerts } from '#server/watch/match-alerts.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';
 

@@ -9,7 +9,7 @@ import {
   type AccountSettings,
 } from '#server/accounts/index.ts';
 import { findUsersByEmail } from '#server/db/repositories/users-repository.ts';
-import { findIdpAccount, verifyIdpCredentials } from '#server/plugins/idp/accounts.ts';
+import { findIdpAccount, verifyIdpCredentials } from '#server/identity/idp-accounts.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp-sink.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '#server/config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
 
 describe('Stripe settings in the environment', () => {
   it('leaves billing unconfigured by default', () => {

@@ -2,10 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchStatusSchema } from '#shared/api/watch.ts';
 import { syncModelsFromBuyPages } from '#server/catalog/sync-models.ts';
 import { startApiHarness, type ApiHarness } from '#tests/helpers/api-harness.ts';
-import {
-  startSimulatorHarness,
-  type SimulatorHarness,
-} from '#tests/server/watch/simulator/support.ts';
+import { startSimulatorHarness, type SimulatorHarness } from '#tests/server/simulator/support.ts';
 
 describe('GET /v2/status reports the last catalog sync', () => {
   let api: ApiHarness;

@@ -10,12 +10,9 @@ import {
   syncModelsFromBuyPages,
 } from '#server/catalog/sync-models.ts';
 import { PRODUCT_MODEL_SEEDS, PRODUCT_TYPE_SEEDS } from '#shared/catalog/models.ts';
-import { seedCatalog } from '#server/services/catalog-service.ts';
+import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
-import {
-  startSimulatorHarness,
-  type SimulatorHarness,
-} from '#tests/server/watch/simulator/support.ts';
+import { startSimulatorHarness, type SimulatorHarness } from '#tests/server/simulator/support.ts';
 
 const TODAY = '2026-11-25';
 

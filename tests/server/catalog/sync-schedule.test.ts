@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelSyncSchedule } from '#server/catalog/sync-schedule.ts';
 import { isModelSyncScheduled, loadModelSyncSettings } from '#server/catalog/sync-settings.ts';
-import { seedCatalog } from '#server/services/catalog-service.ts';
+import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
-import {
-  startSimulatorHarness,
-  type SimulatorHarness,
-} from '#tests/server/watch/simulator/support.ts';
+import { startSimulatorHarness, type SimulatorHarness } from '#tests/server/simulator/support.ts';
 
 describe('catalog sync settings', () => {
   it('sync daily, and by default only when watching Apple itself', () => {

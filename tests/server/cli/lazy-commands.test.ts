@@ -76,7 +76,7 @@ describe('shelfwatch loads a command’s code only when that command runs', () =
     const result = await runCli(['watch', 'products']);
     expect(result.code).toBe(0);
     expect(result.loaded).not.toContain('server/accounts/user-commands.ts');
-    expect(result.loaded).not.toContain('server/db/backup/commands.ts');
+    expect(result.loaded).not.toContain('server/backup/backup-commands.ts');
     expect(result.loaded).not.toContain('server/stack.ts');
   });
 });

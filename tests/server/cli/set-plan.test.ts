@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type AppConfig } from '#server/config.ts';
+import { loadConfig, type AppConfig } from '#server/config/app-config.ts';
 import { findRunningPostmaster } from '#server/db/embedded-postgres.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import {

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccountToken } from '#server/accounts/index.ts';
 import { findUsersByEmail } from '#server/db/repositories/users-repository.ts';
-import { seedCatalog } from '#server/services/catalog-service.ts';
-import { createUserSearch } from '#server/services/searches-service.ts';
+import { seedCatalog } from '#server/catalog/catalog-seed.ts';
+import { createUserSearch } from '#server/searches/searches-service.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
 const ROOT_DIR = fileURLToPath(new URL('../../..', import.meta.url));

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type AppConfig } from '#server/config.ts';
+import { loadConfig, type AppConfig } from '#server/config/app-config.ts';
 import { findRunningPostmaster, parsePostmasterPid } from '#server/db/embedded-postgres.ts';
 import { openDatabase, type OpenedDatabase } from '#server/stack.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';

@@ -46,7 +46,7 @@ import {
   searchChannelsUpdateSchema,
 } from '#shared/api/channels.ts';
 import { PRODUCT_MODEL_SEEDS, PRODUCT_TYPE_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
-import { createChannel, listChannels } from '#server/services/channels-service.ts';
+import { createChannel, listChannels } from '#server/notify/channels/channels-service.ts';
 import { loadOrCreateNotifySecrets } from '#server/notify/secrets.ts';
 import { signUnsubscribeToken } from '#server/notify/unsubscribe-token.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';

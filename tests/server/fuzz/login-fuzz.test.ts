@@ -1,11 +1,11 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIdpAccount } from '#server/plugins/idp/index.ts';
+import { createIdpAccount } from '#server/identity/index.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { startTestIdentityProvider, type TestIdentityProvider } from '#tests/helpers/tokens.ts';
 import { hostileKeyArbitrary, hostileValueArbitrary } from '#tests/helpers/zod-arbitraries.ts';
-import { beginAuthorization, type PendingAuthorization } from '../plugins/idp/oidc-flow.ts';
+import { beginAuthorization, type PendingAuthorization } from '#tests/server/identity/oidc-flow.ts';
 import {
   checkErrorBody,
   encodeLoosely,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '#server/config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
 import { createLogger, resolveLogFormat } from '#server/logging/logger.ts';
 
 /** A destination that keeps what the logger wrote. */

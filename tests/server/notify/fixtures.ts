@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type AppConfig } from '#server/config.ts';
+import { loadConfig, type AppConfig } from '#server/config/app-config.ts';
 import type { Db } from '#server/db/database.ts';
 import { insertSearch } from '#server/db/repositories/searches-repository.ts';
 import type { PlanCode, SearchRow, UserRow } from '#server/db/schema.ts';
@@ -11,7 +11,7 @@ import {
   type AlertDeliveryOptions,
 } from '#server/notify/delivery-worker.ts';
 import type { AlertChannel, AlertItem, AlertToEnqueue } from '#server/notify/types.ts';
-import { seedCatalog } from '#server/services/catalog-service.ts';
+import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
 /** Public origin the tests configure; links in messages start with it. */

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findDeliveryTargets, deliveryTargetKey } from '#server/notify/notify-repository.ts';
+import {
+  findDeliveryTargets,
+  deliveryTargetKey,
+} from '#server/db/repositories/notify-repository.ts';
 import { enqueueAlerts } from '#server/notify/outbox.ts';
 import { claimDueRows, recordAttemptOutcomes } from '#server/notify/outbox-claims.ts';
 import { createOutcomeRecorder } from '#server/notify/outcome-recorder.ts';

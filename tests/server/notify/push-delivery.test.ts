@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { upsertPushSubscription } from '#server/notify/notify-repository.ts';
+import { upsertPushSubscription } from '#server/db/repositories/notify-repository.ts';
 import { enqueueAlerts } from '#server/notify/outbox.ts';
 import { loadOrCreateNotifySecrets } from '#server/notify/secrets.ts';
 import { createNotifyFixture, TEST_PUBLIC_URL, type NotifyFixture } from './fixtures.ts';

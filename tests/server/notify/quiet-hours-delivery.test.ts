@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '#server/config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
 import { updateQuietHours } from '#server/db/repositories/quiet-hours-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { startAlertDelivery, type AlertDelivery } from '#server/notify/delivery-worker.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncPollTargets } from '#server/db/repositories/watch-repository.ts';
 import { insertSearch } from '#server/db/repositories/searches-repository.ts';
 import { findOrCreateUserByIdentity } from '#server/db/repositories/users-repository.ts';
-import { seedCatalog } from '#server/services/catalog-service.ts';
+import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import { applyPickupAnswer, type AnswerScope } from '#server/watch/apply-answer.ts';
 import type { PickupAnswer, PickupStatus, StoreAvailability } from '#shared/upstream/index.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';

@@ -13,7 +13,7 @@ import {
   type RunningWatcher,
 } from '#server/watch/index.ts';
 import { computeWatchStatus } from '#server/watch/watch-status.ts';
-import { startLoopbackProxy, type LoopbackProxy } from './simulator/loopback-proxy.ts';
+import { startLoopbackProxy, type LoopbackProxy } from '#tests/server/simulator/loopback-proxy.ts';
 import {
   listSeedParts,
   listSeedStores,

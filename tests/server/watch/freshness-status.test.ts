@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertWatchWorker } from '#server/db/repositories/watch-workers-repository.ts';
 import type { SearchRow, UserRow } from '#server/db/schema.ts';
-import { readSearchInventory } from '#server/services/inventory-service.ts';
+import { readSearchInventory } from '#server/searches/inventory-service.ts';
 import { planWatchCycle } from '#server/watch/plan-cycle.ts';
 import { computeWatchStatus } from '#server/watch/watch-status.ts';
 import { listSeedParts, startWatchHarness, type WatchHarness } from './support.ts';

@@ -6,7 +6,7 @@ import {
   dropLegacyQueueSchema,
   WATCH_CYCLE_QUEUE,
   WATCH_POLL_QUEUE,
-} from '#server/watch/queue-schema.ts';
+} from '#server/db/queue-schema.ts';
 import { listSeedParts, startWatchHarness, type WatchHarness } from './support.ts';
 
 /** Polls `check` until it returns true or `timeoutMs` passes. */

@@ -12,7 +12,7 @@ import {
   updateUserPlan,
 } from '#server/db/repositories/users-repository.ts';
 import type { PlanCode, SearchRow, UserRow } from '#server/db/schema.ts';
-import { seedCatalog } from '#server/services/catalog-service.ts';
+import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import {
   declareEgressPool,
   runWatchCycle,
@@ -21,11 +21,8 @@ import {
   type EgressPool,
   type PollerDeps,
 } from '#server/watch/index.ts';
-import {
-  startUpstreamSimulator,
-  type RunningUpstreamSimulator,
-} from '#server/watch/simulator/index.ts';
-import type { SimulatorBehaviour } from '#server/watch/simulator/settings.ts';
+import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/simulator/index.ts';
+import type { SimulatorBehaviour } from '#server/config/simulator-settings.ts';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';

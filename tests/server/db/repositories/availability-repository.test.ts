@@ -3,7 +3,7 @@ import {
   lockCatalogForChange,
   lockSearchesForChange,
   lockStoresForUpdate,
-} from '#server/db/repositories/availability-repository.ts';
+} from '#server/db/locks.ts';
 import { createCountingDatabase } from '#tests/helpers/query-counter.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { countWaitingAdvisoryLocks, isStoreFree, POLL } from './advisory-locks.ts';

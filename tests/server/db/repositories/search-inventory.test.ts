@@ -19,7 +19,7 @@ import {
 import { recountChangedSearches } from '#server/db/repositories/search-inventory-repository.ts';
 import { findOrCreateUserByIdentity } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { seedCatalog } from '#server/services/catalog-service.ts';
+import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import { applyPickupAnswer } from '#server/watch/apply-answer.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { countWaitingAdvisoryLocks, isStoreFree, POLL } from './advisory-locks.ts';

@@ -2,7 +2,11 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueAlerts } from '#server/notify/outbox.ts';
 import type { AlertToEnqueue } from '#server/notify/types.ts';
-import { createChannel, listChannels, removeChannel } from '#server/services/channels-service.ts';
+import {
+  createChannel,
+  listChannels,
+  removeChannel,
+} from '#server/notify/channels/channels-service.ts';
 import {
   startDiscordStandIn,
   startWebhookSink,

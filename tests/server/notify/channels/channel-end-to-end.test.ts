@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '#server/config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
 import { startAlertDelivery, type AlertDelivery } from '#server/notify/delivery-worker.ts';
-import { createChannel } from '#server/services/channels-service.ts';
+import { createChannel } from '#server/notify/channels/channels-service.ts';
 import { startWatcher, type RunningWatcher } from '#server/watch/index.ts';
 import {
   startDiscordStandIn,

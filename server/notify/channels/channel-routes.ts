@@ -1,0 +1,120 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  channelCreatedSchema,
+  channelCreateSchema,
+  channelListSchema,
+  channelParamsSchema,
+  channelTestResultSchema,
+  searchChannelsSchema,
+  searchChannelsUpdateSchema,
+} from '#shared/api/channels.ts';
+import { errorBodySchema } from '#shared/api/errors.ts';
+import { searchParamsSchema } from '#shared/api/searches.ts';
+import type { Db } from '#server/db/database.ts';
+import type { ChannelSettings } from '#server/config/app-config.ts';
+import { createChannelDispatcher, DEFAULT_CHANNEL_SETTINGS } from './channel-dispatch.ts';
+import {
+  createChannel,
+  listChannels,
+  listSearchChannels,
+  removeChannel,
+  requireChannelAccess,
+  saveSearchChannels,
+  testChannel,
+} from '#server/notify/channels/channels-service.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+};
+
+/** Options of the channel routes: settings from the environment and where links point. */
+export type ChannelRoutesOptions = {
+  db: Db;
+  settings?: ChannelSettings;
+  publicUrl: string;
+  storePageBaseUrl: string;
+};
+
+/** The plan is checked before input is validated, so a free account gets one answer for all. */
+async function checkChannelAccess(request: FastifyRequest): Promise<void> {
+  requireChannelAccess(request.requireUser());
+}
+
+/** /v2/account/channels (the user's ntfy, Discord, Telegram and webhook channels) and per-search use. */
+export const channelsRoutes: FastifyPluginAsyncZod<ChannelRoutesOptions> = async (app, options) => {
+  const { db } = options;
+  const settings = options.settings ?? DEFAULT_CHANNEL_SETTINGS;
+  const policy = { allowPrivateTargets: settings.allowPrivateTargets };
+  const dispatcher = createChannelDispatcher(settings, {
+    publicUrl: options.publicUrl,
+    storePageBaseUrl: options.storePageBaseUrl,
+  });
+  app.addHook('onClose', async () => dispatcher.close());
+  app.addHook('preValidation', checkChannelAccess);
+
+  app.get(
+    '/account/channels',
+    { schema: { response: { 200: channelListSchema, ...errors } } },
+    async (request) => ({ channels: await listChannels(db, request.requireUser()) }),
+  );
+
+  app.post(
+    '/account/channels',
+    {
+      schema: { body: channelCreateSchema, response: { 201: channelCreatedSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const created = await createChannel(db, request.requireUser(), request.body, policy);
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.delete(
+    '/account/channels/:id',
+    { schema: { params: channelParamsSchema, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await removeChannel(db, request.requireUser(), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/account/channels/:id/test',
+    {
+      schema: {
+        params: channelParamsSchema,
+        response: { 200: channelTestResultSchema, ...errors },
+      },
+    },
+    async (request) => await testChannel(db, request.requireUser(), request.params.id, dispatcher),
+  );
+
+  app.get(
+    '/searches/:id/channels',
+    { schema: { params: searchParamsSchema, response: { 200: searchChannelsSchema, ...errors } } },
+    async (request) => await listSearchChannels(db, request.requireUser(), request.params.id),
+  );
+
+  app.patch(
+    '/searches/:id/channels',
+    {
+      schema: {
+        params: searchParamsSchema,
+        body: searchChannelsUpdateSchema,
+        response: { 200: searchChannelsSchema, ...errors },
+      },
+    },
+    async (request) =>
+      await saveSearchChannels(
+        db,
+        request.requireUser(),
+        request.params.id,
+        request.body.channel_ids,
+      ),
+  );
+};

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_SEEDS } from '#shared/catalog/index.ts';
+import {
+  INVALID_PRODUCT_MESSAGE,
+  NEARBY_STORE_LIMIT,
+  STORE_SEARCH_ERROR_MESSAGE,
+} from '#server/simulator/index.ts';
+import {
+  buildPickupQuery,
+  findForeignPart,
+  listCountryParts,
+  startSimulatorHarness,
+  type SimulatorHarness,
+} from './support.ts';
+
+// Which stores one pickup-message answer carries, and how a bad query is refused.
+
+type WireStore = {
+  storeNumber: string;
+  country: string;
+  storedistance: number;
+  partsAvailability: Record<string, { pickupDisplay: string }>;
+};
+type WireList = { stores?: WireStore[]; errorMessage?: string; location?: string };
+type Answer = {
+  head: { status: string };
+  body: WireList & { content?: { pickupMessage: WireList } };
+};
+
+function haversineKm(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
+  const rad = Math.PI / 180;
+  const h =
+    Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 +
+    Math.cos(a.latitude * rad) *
+      Math.cos(b.latitude * rad) *
+      Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
+function listSeeds(locale: string): typeof STORE_SEEDS {
+  return STORE_SEEDS.filter((store) => store.country_locale === locale);
+}
+
+describe('pickup-message store= and location=', () => {
+  let harness: SimulatorHarness;
+  beforeAll(async () => {
+    // These tests are about answers, not the budget.
+    harness = await startSimulatorHarness({ behaviour: { blockAfterRequests: 0 } });
+  });
+  afterAll(async () => harness.close());
+
+  async function ask(countryPath: string, parts: string[], fields: Record<string, string>) {
+    const answer = await harness.getFrom(
+      `${countryPath}/shop/retail/pickup-message?${buildPickupQuery(parts, fields)}`,
+    );
+    expect(answer.status).toBe(200);
+    return JSON.parse(answer.text) as Answer;
+  }
+
+  it('answers store= for that one store only, with or without searchNearby', async () => {
+    const parts = listCountryParts('US', 3);
+    const queries: Record<string, string>[] = [
+      { store: 'R095' },
+      { store: 'r095', searchNearby: 'true' },
+      { store: 'R095', searchNearby: 'false' },
+    ];
+    for (const fields of queries) {
+      const json = await ask('', parts, fields);
+      expect(json.body.stores?.map((store) => store.storeNumber)).toEqual(['R095']);
+      expect(Object.keys(json.body.stores?.[0]?.partsAvailability ?? {})).toEqual(parts);
+    }
+  });
+
+  it('answers location= a postal code with the nearest twelve stores of the country, nearest first', async () => {
+    const usSeeds = listSeeds('en_US');
+    const origin = usSeeds.find((store) => store.store_id === 'R095');
+    if (origin?.postal_code == null) throw new Error('R095 has no postal code');
+    const json = await ask('', listCountryParts('US', 2), { location: origin.postal_code });
+    const stores = json.body.stores ?? [];
+    expect(stores).toHaveLength(NEARBY_STORE_LIMIT);
+    expect(stores[0]?.storeNumber).toBe('R095');
+    const expected = usSeeds
+      .map((store) => ({ id: store.store_id, km: haversineKm(origin, store) }))
+      .sort((a, b) => a.km - b.km || a.id.localeCompare(b.id))
+      .slice(0, NEARBY_STORE_LIMIT)
+      .map((entry) => entry.id);
+    expect(stores.map((store) => store.storeNumber)).toEqual(expected);
+    expect(json.body.location).toBe(origin.postal_code);
+  });
+
+  it('reads a postal code with spacing and case ignored', async () => {
+    const json = await ask('/uk', listCountryParts('GB', 1), { location: ' w1b2el ' });
+    expect(json.body.stores?.[0]?.storeNumber).toBe('R092');
+    expect(json.body.stores).toHaveLength(listSeeds('en_GB').length);
+  });
+
+  it('answers location= a city name, any case, with the nearest stores to that city and no distance bound', async () => {
+    const berlin = await ask('/de', listCountryParts('DE', 2), { location: 'BERLIN' });
+    const germanStores = listSeeds('de_DE');
+    // Fewer than twelve German stores: all of them, Munich's (~500 km away) included.
+    expect(berlin.body.stores).toHaveLength(germanStores.length);
+    const [first, second, ...rest] = berlin.body.stores ?? [];
+    const berlinIds = germanStores
+      .filter((store) => store.city === 'Berlin')
+      .map((s) => s.store_id);
+    expect([first?.storeNumber, second?.storeNumber].sort()).toEqual([...berlinIds].sort());
+    expect(rest.every((store) => store.storedistance > 400)).toBe(true);
+    const distances = (berlin.body.stores ?? []).map((store) => store.storedistance);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    expect(berlin.body.location).toBe('Berlin');
+
+    const newYork = await ask('', listCountryParts('US', 1), { location: 'new york' });
+    const newYorkIds = listSeeds('en_US')
+      .filter((store) => store.city === 'New York')
+      .map((store) => store.store_id);
+    expect(newYork.body.stores).toHaveLength(NEARBY_STORE_LIMIT);
+    expect(newYork.body.stores?.map((store) => store.storeNumber)).toEqual(
+      expect.arrayContaining(newYorkIds),
+    );
+    expect(newYork.body.stores?.every((store) => store.country === 'US')).toBe(true);
+  });
+
+  it('answers an unknown location, a city of another country or an unknown store with Apple’s store-search error', async () => {
+    const parts = listCountryParts('US', 1);
+    const queries: Record<string, string>[] = [
+      { location: 'Atlantis' },
+      { location: 'London' },
+      { store: 'R092' },
+      {},
+    ];
+    for (const fields of queries) {
+      const json = await ask('', parts, fields);
+      expect(json.head.status).toBe('200');
+      expect(json.body.stores).toBeUndefined();
+      expect(json.body.errorMessage).toBe(STORE_SEARCH_ERROR_MESSAGE);
+    }
+  });
+
+  it('refuses the whole answer when one part is not sold in that country', async () => {
+    const parts = listCountryParts('US', 6);
+    const foreign = findForeignPart('GB', 'US');
+    const queries: Record<string, string>[] = [{ location: '10153' }, { store: 'R095' }];
+    for (const fields of queries) {
+      const json = await ask('', [...parts.slice(0, 3), foreign, ...parts.slice(3)], fields);
+      expect(json.head.status).toBe('200');
+      expect(json.body.stores).toBeUndefined();
+      expect(json.body.errorMessage).toBe(INVALID_PRODUCT_MESSAGE);
+    }
+    // The same parts without the foreign one answer normally.
+    const clean = await ask('', parts, { location: '10153' });
+    expect(clean.body.stores).toHaveLength(NEARBY_STORE_LIMIT);
+    expect(clean.body.errorMessage).toBeUndefined();
+  });
+
+  it('checks parts before the location: an invalid part reads as invalid even where no store is found', async () => {
+    const json = await ask('', [findForeignPart('GB', 'US')], { location: 'Atlantis' });
+    expect(json.body.errorMessage).toBe(INVALID_PRODUCT_MESSAGE);
+  });
+});
+
+describe('fulfillment-messages when alive', () => {
+  let harness: SimulatorHarness;
+  beforeAll(async () => {
+    harness = await startSimulatorHarness({
+      behaviour: { fulfillmentMessages: 'alive', blockAfterRequests: 0 },
+    });
+  });
+  afterAll(async () => harness.close());
+
+  it('puts the invalid-product error where that shape carries errors, with no stores', async () => {
+    const query = buildPickupQuery([...listCountryParts('US', 2), findForeignPart('GB', 'US')], {
+      searchNearby: 'true',
+      store: 'R095',
+    });
+    const answer = await harness.getFrom(`/shop/fulfillment-messages?${query}`);
+    expect(answer.status).toBe(200);
+    const json = JSON.parse(answer.text) as Answer;
+    expect(json.head.status).toBe('200');
+    expect(json.body.content?.pickupMessage.stores).toBeUndefined();
+    expect(json.body.content?.pickupMessage.errorMessage).toBe(INVALID_PRODUCT_MESSAGE);
+  });
+
+  it('answers location= a city with its nearest stores when searchNearby is on', async () => {
+    const query = buildPickupQuery(listCountryParts('FR', 1), {
+      searchNearby: 'true',
+      location: 'paris',
+    });
+    const json = JSON.parse(
+      (await harness.getFrom(`/fr/shop/fulfillment-messages?${query}`)).text,
+    ) as Answer;
+    expect(json.body.content?.pickupMessage.stores).toHaveLength(listSeeds('fr_FR').length);
+  });
+});
