@@ -7,7 +7,7 @@ import { loadAppConfig } from './boot/load-app-config.ts';
 import { loadSiteStylesheet } from './boot/site-stylesheet.ts';
 import { waitForNextTask } from './boot/wait-for-next-task.ts';
 import { App } from './app.tsx';
-import { SpinnerScreen } from './components/spinner-screen.tsx';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
 import { readDesktopBridge } from './host/desktop-bridge.ts';
 import { preloadLandingScreen } from './routes/home.tsx';
 

@@ -1,10 +1,10 @@
 import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { RequireAuth } from './auth/require-auth.tsx';
-import { loadScreenChunk } from './components/chunk-loading.ts';
-import { RouteErrorScreen } from './components/route-error-screen.tsx';
-import { SiteLayout } from './components/site-layout.tsx';
-import { SpinnerScreen } from './components/spinner-screen.tsx';
+import { loadScreenChunk } from '#renderer/components/layout/chunk-loading.ts';
+import { RouteErrorScreen } from '#renderer/components/layout/route-error-screen.tsx';
+import { SiteLayout } from '#renderer/components/layout/site-layout.tsx';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
 import { HomeRoute } from './routes/home.tsx';
 
 // Declarative routing (<BrowserRouter> and useRoutes), not a data router: no route here has a

@@ -1,7 +1,7 @@
 import type { Auth0Client } from '@auth0/auth0-spa-js';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { AppConfig } from '#shared/api/app-config.ts';
-import { loadChunk } from '../components/chunk-loading.ts';
+import { loadChunk } from '#renderer/components/layout/chunk-loading.ts';
 import { AuthContext, type AuthState, type AuthUser } from './auth-context.tsx';
 import { hasCallbackParams } from './callback-params.ts';
 import { hasLoginHint } from './login-hint.ts';

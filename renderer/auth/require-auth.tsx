@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { NotFoundMessage } from '../components/not-found-message.tsx';
-import { SpinnerScreen } from '../components/spinner-screen.tsx';
+import { NotFoundMessage } from '#renderer/components/layout/not-found-message.tsx';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
 import { useHost } from '../host/host-context.tsx';
 import { useAuth } from './auth-context.tsx';
 

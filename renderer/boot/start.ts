@@ -1,7 +1,7 @@
 // Imported here, by the entry, so the build links the stylesheet from the HTML itself.
 import 'bootstrap/dist/css/bootstrap.min.css';
 import '../styles/app.css';
-import { loadChunk } from '../components/chunk-loading.ts';
+import { loadChunk } from '#renderer/components/layout/chunk-loading.ts';
 import { waitForNextTask } from './wait-for-next-task.ts';
 
 // The site's entry script. The page the server sends is readable as it arrives (the landing

@@ -11,11 +11,11 @@ import { describeRequestError, readErrorCode } from '../api/api-errors.ts';
 import { createPortalSession } from '../api/billing-calls.ts';
 import { useAuth } from '../auth/auth-context.tsx';
 import { useAppConfig } from '../boot/app-config-context.tsx';
-import { AlertChannels } from '../components/alert-channels.tsx';
-import { DeleteAccountModal } from '../components/delete-account-modal.tsx';
-import { QuietHoursForm } from '../components/quiet-hours-form.tsx';
-import { SvgFlag } from '../components/svg-flag.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { AlertChannels } from '#renderer/components/account/alert-channels.tsx';
+import { DeleteAccountModal } from '#renderer/components/account/delete-account-modal.tsx';
+import { QuietHoursForm } from '#renderer/components/account/quiet-hours-form.tsx';
+import { SvgFlag } from '#renderer/components/layout/svg-flag.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
 
 /** Spec: the red message after a failed save. */

@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context.tsx';
 import { hasCallbackParams } from '../auth/callback-params.ts';
-import { SpinnerScreen } from '../components/spinner-screen.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 /**
  * /callback: completes the login redirect, then goes where the login started. Opened without

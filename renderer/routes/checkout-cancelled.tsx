@@ -1,4 +1,4 @@
-import { usePageTitle } from '../components/use-page-title.ts';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 /** /checkout_cancelled: the spec allows only this one line. */
 export function CheckoutCancelledRoute() {

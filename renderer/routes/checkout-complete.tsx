@@ -5,8 +5,8 @@ import type { PostCheckoutResponse } from '#shared/api/billing.ts';
 import { useApi } from '../api/api-client.ts';
 import { postCheckout } from '../api/billing-calls.ts';
 import { useAuth } from '../auth/auth-context.tsx';
-import { SpinnerScreen } from '../components/spinner-screen.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 /** Logged when ACCOUNT_CREATED arrives without the address the finish-setup mail went to. */
 export const INVALID_ACCOUNT_CREATED_TEXT = 'invalid server response for ACCOUNT_CREATED event';

@@ -9,12 +9,12 @@ import {
   type DesktopSettingsPatch,
 } from '#shared/desktop/local-search.ts';
 import { useDesktopSettings, useSaveDesktopSettings } from '../api/desktop-settings-queries.ts';
-import { DistanceLimitField } from '../components/distance-limit-field.tsx';
-import { NotFoundMessage } from '../components/not-found-message.tsx';
-import { SpinnerScreen } from '../components/spinner-screen.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { DistanceLimitField } from '#renderer/components/search/distance-limit-field.tsx';
+import { NotFoundMessage } from '#renderer/components/layout/not-found-message.tsx';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
-import { TEST_NOTIFICATION } from '../components/desktop-notification-setup.tsx';
+import { TEST_NOTIFICATION } from '#renderer/components/desktop/desktop-notification-setup.tsx';
 
 /** Choices of the check interval, in minutes (the spec's five is the default). */
 const INTERVAL_CHOICES = [1, 2, 5, 10, 15, 30, 60].filter(

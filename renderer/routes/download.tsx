@@ -1,7 +1,7 @@
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router-dom';
 import { useAppConfig } from '../boot/app-config-context.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 const FEATURES = [
   'Free to download',

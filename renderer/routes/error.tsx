@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router-dom';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 /** Text shown when /error has no error_message. */
 export const UNKNOWN_ERROR_TEXT = 'An unknown error occurred.';

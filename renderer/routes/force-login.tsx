@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useAuth } from '../auth/auth-context.tsx';
-import { SpinnerScreen } from '../components/spinner-screen.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 /** /force_login: goes straight to login, returning to / afterwards. */
 export function ForceLoginRoute() {

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useAuth } from '../auth/auth-context.tsx';
-import { loadChunk, loadScreenChunk } from '../components/chunk-loading.ts';
-import { SpinnerScreen } from '../components/spinner-screen.tsx';
+import { loadChunk, loadScreenChunk } from '#renderer/components/layout/chunk-loading.ts';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
 import { useHost } from '../host/host-context.tsx';
 
 type LandingModule = typeof import('./landing.tsx');

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context.tsx';
 import { HERO_IMAGE_URL } from '../asset-urls.ts';
-import { ExampleInventory } from '../components/example-inventory.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { ExampleInventory } from '#renderer/components/search/example-inventory.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 /** The signed-out home page. */
 export function LandingScreen() {

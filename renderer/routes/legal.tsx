@@ -1,8 +1,8 @@
 import privacyUrl from '../content/privacy.md?url';
 import refundUrl from '../content/refund.md?url';
 import termsUrl from '../content/terms.md?url';
-import { TextPage } from '../components/text-page.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { TextPage } from '#renderer/components/layout/text-page.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 const FAILURE_TEXT = 'Failed to load text. Please contact support.';
 const PROMPT = 'Have questions? Feel free to reach out to support.';

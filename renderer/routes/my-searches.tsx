@@ -3,12 +3,12 @@ import Button from 'react-bootstrap/Button';
 import { describeRequestError } from '../api/api-errors.ts';
 import { useProducts, useStores } from '../api/catalog-queries.ts';
 import { useMySearches } from '../api/search-queries.ts';
-import { loadChunk } from '../components/chunk-loading.ts';
-import { DesktopWatchPanel } from '../components/desktop-watch-panel.tsx';
-import { isNoLongerSold } from '../components/no-longer-sold.tsx';
-import { SearchCard } from '../components/search-card.tsx';
-import { SpinnerScreen } from '../components/spinner-screen.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { loadChunk } from '#renderer/components/layout/chunk-loading.ts';
+import { DesktopWatchPanel } from '#renderer/components/desktop/desktop-watch-panel.tsx';
+import { isNoLongerSold } from '#renderer/components/search/no-longer-sold.tsx';
+import { SearchCard } from '#renderer/components/search/search-card.tsx';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
 import { useSearchModalsStore } from '../state/search-modals-store.ts';
 
@@ -18,13 +18,13 @@ export const SEARCH_LIST_ERROR_TEXT =
 
 // react-select only loads once someone opens the create dialog.
 const CreateSearchModal = lazy(() =>
-  loadChunk(() => import('../components/create-search-modal.tsx')).then((module) => ({
+  loadChunk(() => import('#renderer/components/search/create-search-modal.tsx')).then((module) => ({
     default: module.CreateSearchModal,
   })),
 );
 // The dialogs' code (react-bootstrap's Modal) loads when one is first opened, not with the list.
 const DeleteSearchModal = lazy(() =>
-  loadChunk(() => import('../components/delete-search-modal.tsx')).then((module) => ({
+  loadChunk(() => import('#renderer/components/search/delete-search-modal.tsx')).then((module) => ({
     default: module.DeleteSearchModal,
   })),
 );

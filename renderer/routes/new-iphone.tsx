@@ -1,9 +1,9 @@
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router-dom';
 import newIphoneUrl from '../content/new-iphone.md?url';
-import { MarkdownText } from '../components/markdown-text.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
-import { useTextFile } from '../components/use-text-file.ts';
+import { MarkdownText } from '#renderer/components/layout/markdown-text.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
+import { useTextFile } from '#renderer/components/hooks/use-text-file.ts';
 
 /** /new-iphone: iPhone 16 launch information and FAQ. */
 export function NewIphoneRoute() {

@@ -1,5 +1,5 @@
-import { NotFoundMessage } from '../components/not-found-message.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { NotFoundMessage } from '#renderer/components/layout/not-found-message.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 /** Any path the site doesn't have. */
 export function NotFoundRoute() {

@@ -6,9 +6,9 @@ import { useApiSettings } from '../api/api-context.ts';
 import { createCheckoutSession, type LookupKey } from '../api/billing-calls.ts';
 import { useAuth } from '../auth/auth-context.tsx';
 import { useAppConfig } from '../boot/app-config-context.tsx';
-import { loadChunk } from '../components/chunk-loading.ts';
-import { PlanCard } from '../components/plan-card.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { loadChunk } from '#renderer/components/layout/chunk-loading.ts';
+import { PlanCard } from '#renderer/components/account/plan-card.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
 import { useBillingPeriodStore } from '../state/billing-period-store.ts';
 

@@ -19,25 +19,28 @@ import {
 } from '../api/search-queries.ts';
 import { useAuth } from '../auth/auth-context.tsx';
 import { useSearchHistory, useWatchStatus } from '../api/watch-queries.ts';
-import { BrowserNotificationsSwitch } from '../components/browser-notifications-switch.tsx';
-import { DeleteSearchModal } from '../components/delete-search-modal.tsx';
-import { InventoryList } from '../components/inventory-list.tsx';
-import { NotFoundMessage } from '../components/not-found-message.tsx';
+import { BrowserNotificationsSwitch } from '#renderer/components/account/browser-notifications-switch.tsx';
+import { DeleteSearchModal } from '#renderer/components/search/delete-search-modal.tsx';
+import { InventoryList } from '#renderer/components/search/inventory-list.tsx';
+import { NotFoundMessage } from '#renderer/components/layout/not-found-message.tsx';
 import {
   NoLongerSoldBadge,
   includeSearchProduct,
   isNoLongerSold,
-} from '../components/no-longer-sold.tsx';
-import { PausedBadge, PausedSearchNotice } from '../components/paused-search-notice.tsx';
-import { ProductIcon } from '../components/product-icon.tsx';
-import { RestockHistory } from '../components/restock-history.tsx';
-import { SearchChannels } from '../components/search-channels.tsx';
-import { formatAge, latestTime } from '../components/restock-history-data.ts';
-import { SearchSettings, type SaveStatus } from '../components/search-settings.tsx';
-import { SpinnerScreen } from '../components/spinner-screen.tsx';
-import { useMediaQuery } from '../components/use-media-query.ts';
-import { useNow } from '../components/use-now.ts';
-import { usePageTitle } from '../components/use-page-title.ts';
+} from '#renderer/components/search/no-longer-sold.tsx';
+import {
+  PausedBadge,
+  PausedSearchNotice,
+} from '#renderer/components/search/paused-search-notice.tsx';
+import { ProductIcon } from '#renderer/components/search/product-icon.tsx';
+import { RestockHistory } from '#renderer/components/search/restock-history.tsx';
+import { SearchChannels } from '#renderer/components/search/search-channels.tsx';
+import { formatAge, latestTime } from '#renderer/components/search/restock-history-data.ts';
+import { SearchSettings, type SaveStatus } from '#renderer/components/search/search-settings.tsx';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
+import { useMediaQuery } from '#renderer/components/hooks/use-media-query.ts';
+import { useNow } from '#renderer/components/hooks/use-now.ts';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
 
 /** Shown while checks fail: stock on screen is the last seen, and alerts may come late. */

@@ -1,6 +1,6 @@
 import faqUrl from '../content/faq.md?url';
-import { TextPage } from '../components/text-page.tsx';
-import { usePageTitle } from '../components/use-page-title.ts';
+import { TextPage } from '#renderer/components/layout/text-page.tsx';
+import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 
 /** /support: the FAQ. */
 export function SupportRoute() {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { DropdownMenu } from './dropdown-menu.tsx';
+import { DropdownMenu } from '#renderer/components/layout/dropdown-menu.tsx';
 
 /** The signed-in Account dropdown (its own chunk: visitors never need it). */
 export function AccountMenu({ onLogout }: { onLogout: () => void }) {

@@ -10,13 +10,17 @@ import type {
   ChannelKind,
   ChannelTestResult,
 } from '#shared/api/channels.ts';
-import { describeRequestError, isUnansweredRequest, readErrorBody } from '../api/api-errors.ts';
+import {
+  describeRequestError,
+  isUnansweredRequest,
+  readErrorBody,
+} from '#renderer/api/api-errors.ts';
 import {
   useAlertChannels,
   useCreateAlertChannel,
   useDeleteAlertChannel,
   useTestAlertChannel,
-} from '../api/channel-queries.ts';
+} from '#renderer/api/channel-queries.ts';
 
 /** How each kind is named in the form and the list. */
 export const CHANNEL_KIND_NAMES: Readonly<Record<ChannelKind, string>> = {

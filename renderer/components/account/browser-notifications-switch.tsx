@@ -1,12 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
-import { useApi } from '../api/api-client.ts';
-import { readErrorStatus } from '../api/api-errors.ts';
+import { useApi } from '#renderer/api/api-client.ts';
+import { readErrorStatus } from '#renderer/api/api-errors.ts';
 import {
   deletePushSubscription,
   fetchPushPublicKey,
   savePushSubscription,
-} from '../api/push-calls.ts';
+} from '#renderer/api/push-calls.ts';
 import {
   PushPermissionError,
   findPushSubscription,
@@ -16,8 +16,8 @@ import {
   subscribeToPush,
   toSubscriptionInput,
   unsubscribeFromPush,
-} from '../host/web-push.ts';
-import { isAppleMobileDevice, needsHomeScreenForPush } from '../host/home-screen.ts';
+} from '#renderer/host/web-push.ts';
+import { isAppleMobileDevice, needsHomeScreenForPush } from '#renderer/host/home-screen.ts';
 
 /** Texts of the switch's states. */
 export const PUSH_TEXTS = {

@@ -1,8 +1,8 @@
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
-import { useDeleteAccount } from '../api/account-queries.ts';
-import { describeRequestError, readErrorBody } from '../api/api-errors.ts';
+import { useDeleteAccount } from '#renderer/api/account-queries.ts';
+import { describeRequestError, readErrorBody } from '#renderer/api/api-errors.ts';
 
 /** Shown when the deletion fails and says nothing more specific. */
 export const ACCOUNT_DELETE_FAILED_TEXT =

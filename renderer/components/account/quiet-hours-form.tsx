@@ -3,8 +3,8 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { quietHoursSchema, type QuietHoursSettings } from '#shared/api/account.ts';
 import { listTimeZones } from '#shared/domain/quiet-hours.ts';
-import { useSaveQuietHours } from '../api/account-queries.ts';
-import { describeRequestError, readErrorBody } from '../api/api-errors.ts';
+import { useSaveQuietHours } from '#renderer/api/account-queries.ts';
+import { describeRequestError, readErrorBody } from '#renderer/api/api-errors.ts';
 
 /** Field names of the quiet-hours setting as the form labels them. */
 const FIELD_LABELS: Record<string, string> = {

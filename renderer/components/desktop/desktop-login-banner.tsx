@@ -1,7 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
-import { useDesktopLogin } from '../auth/desktop-auth-provider.tsx';
+import { useDesktopLogin } from '#renderer/auth/desktop-auth-provider.tsx';
 
 /** In the app: "finish logging in in your browser" with Cancel, or why the login failed. */
 export function DesktopLoginBanner() {

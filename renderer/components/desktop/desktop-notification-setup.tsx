@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { useHost } from '../host/host-context.tsx';
+import { useHost } from '#renderer/host/host-context.tsx';
 
 // The app's first-run step for notifications. macOS asks the user to allow an app's
 // notifications the first time it posts one; asked at the first stock alert, the question

@@ -4,10 +4,10 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import type { DesktopHost } from '#shared/bridge.ts';
 import { describeWatchStatus } from '#shared/desktop/status-text.ts';
-import { unwrapHostResult } from '../api/host-errors.ts';
-import { useDesktopWatchStatus } from '../api/watch-queries.ts';
+import { unwrapHostResult } from '#renderer/api/host-errors.ts';
+import { useDesktopWatchStatus } from '#renderer/api/watch-queries.ts';
 import { DesktopNotificationSetup } from './desktop-notification-setup.tsx';
-import { useNow } from './use-now.ts';
+import { useNow } from '#renderer/components/hooks/use-now.ts';
 
 /**
  * My Searches in the app: notices the main process kept (e.g. saved data was unreadable and

@@ -1,4 +1,4 @@
-import { loadSiteStylesheet } from '../boot/site-stylesheet.ts';
+import { loadSiteStylesheet } from '#renderer/boot/site-stylesheet.ts';
 
 /** Spec section 9: a lazily loaded chunk gets 120 seconds before it counts as failed. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

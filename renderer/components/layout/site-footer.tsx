@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useAppConfig } from '../boot/app-config-context.tsx';
+import { useAppConfig } from '#renderer/boot/app-config-context.tsx';
 
 /** Footer: copyright with the maker's link, support address and the legal pages. */
 export function SiteFooter() {

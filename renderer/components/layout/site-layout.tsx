@@ -1,6 +1,6 @@
 import { useLayoutEffect } from 'react';
 import { NavigationType, Outlet, useLocation, useNavigationType } from 'react-router-dom';
-import { DesktopLoginBanner } from './desktop-login-banner.tsx';
+import { DesktopLoginBanner } from '#renderer/components/desktop/desktop-login-banner.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteNavbar } from './site-navbar.tsx';
 import { SupportBanner } from './support-banner.tsx';

@@ -5,12 +5,14 @@ import NavbarContext from 'react-bootstrap/NavbarContext';
 import NavbarToggle from 'react-bootstrap/NavbarToggle';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { useAuth } from '../auth/auth-context.tsx';
-import { useHost } from '../host/host-context.tsx';
+import { useAuth } from '#renderer/auth/auth-context.tsx';
+import { useHost } from '#renderer/host/host-context.tsx';
 import { loadChunk } from './chunk-loading.ts';
 
 const AccountMenu = lazy(() =>
-  loadChunk(() => import('./account-menu.tsx')).then((module) => ({ default: module.AccountMenu })),
+  loadChunk(() => import('#renderer/components/account/account-menu.tsx')).then((module) => ({
+    default: module.AccountMenu,
+  })),
 );
 
 // Navbar links: [path, label] (spec: navigation bar).

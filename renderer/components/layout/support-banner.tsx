@@ -1,5 +1,5 @@
 import { formatSupportEndDate } from '#shared/domain/support-date.ts';
-import { useAppConfig } from '../boot/app-config-context.tsx';
+import { useAppConfig } from '#renderer/boot/app-config-context.tsx';
 
 /** The red end-of-support banner shown on every page. */
 export function SupportBanner() {

@@ -1,4 +1,4 @@
-import { useAppConfig } from '../boot/app-config-context.tsx';
+import { useAppConfig } from '#renderer/boot/app-config-context.tsx';
 
 /** A button that opens a mail to the support address. */
 export function SupportEmailButton() {

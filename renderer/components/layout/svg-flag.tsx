@@ -5,7 +5,7 @@ import type { FlagProps } from 'react-phone-number-input';
 // browser fetches just the flag on screen, and nothing comes from the library's default CDN
 // (blocked by our CSP, and unreachable offline in the macOS app).
 const FLAG_FILES = import.meta.glob<string>('./*.svg', {
-  base: '../../node_modules/country-flag-icons/3x2/',
+  base: '../../../node_modules/country-flag-icons/3x2/',
   query: '?no-inline',
   import: 'default',
   eager: true,

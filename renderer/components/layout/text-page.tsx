@@ -2,7 +2,7 @@ import Card from 'react-bootstrap/Card';
 import type { ReactNode } from 'react';
 import { MarkdownText } from './markdown-text.tsx';
 import { SupportEmailButton } from './support-email-button.tsx';
-import { useTextFile } from './use-text-file.ts';
+import { useTextFile } from '#renderer/components/hooks/use-text-file.ts';
 
 /** Props of a Markdown text page (FAQ and legal pages). */
 export type TextPageProps = {

@@ -6,10 +6,10 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate } from 'react-router-dom';
 import Select from 'react-select';
 import { FREE_LIMIT_REASON } from '#shared/desktop/local-search.ts';
-import { describeCreateSearchError, readErrorBody } from '../api/api-errors.ts';
-import { useProducts, useStores } from '../api/catalog-queries.ts';
-import { useCreateSearch } from '../api/search-queries.ts';
-import { useAuth } from '../auth/auth-context.tsx';
+import { describeCreateSearchError, readErrorBody } from '#renderer/api/api-errors.ts';
+import { useProducts, useStores } from '#renderer/api/catalog-queries.ts';
+import { useCreateSearch } from '#renderer/api/search-queries.ts';
+import { useAuth } from '#renderer/auth/auth-context.tsx';
 import { listProductsForStore, listStoresForProduct } from './product-availability.ts';
 import {
   filterStoreOption,

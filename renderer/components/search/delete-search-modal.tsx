@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
-import { useDeleteSearch } from '../api/search-queries.ts';
+import { useDeleteSearch } from '#renderer/api/search-queries.ts';
 
 /** "Are you sure?" for deleting a search; closes when the request settles, either way. */
 export function DeleteSearchModal({

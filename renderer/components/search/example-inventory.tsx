@@ -8,7 +8,7 @@ import {
   useExampleInventory,
   useProducts,
   useStores,
-} from '../api/catalog-queries.ts';
+} from '#renderer/api/catalog-queries.ts';
 import { ProductPicker } from './product-picker.tsx';
 
 // A row of four on wide screens; on a phone four cards already fill a screen.

@@ -1,6 +1,6 @@
 import Badge from 'react-bootstrap/Badge';
 import { Link } from 'react-router-dom';
-import { useMyAccount } from '../api/account-queries.ts';
+import { useMyAccount } from '#renderer/api/account-queries.ts';
 
 /** "Paused: your plan allows N searches. Upgrade to resume." (N from the account's plan). */
 export function formatPausedText(searchLimit: number): string {

@@ -1,7 +1,7 @@
 import Spinner from 'react-bootstrap/Spinner';
 import { describeTabletVariant, getProductFamily } from '#shared/catalog/families.ts';
 import type { ProductFamily } from '#shared/catalog/types.ts';
-import { FAMILY_ICON_URLS } from '../asset-urls.ts';
+import { FAMILY_ICON_URLS } from '#renderer/asset-urls.ts';
 
 // Tablets share one drawing; their line and size scale it so a mini looks smaller than a 13-inch Pro.
 const TABLET_SCALE = { mini: 0.72, 11: 0.86, 13: 1 } as const;

@@ -1,7 +1,7 @@
 import { Component, lazy, Suspense, useMemo, type ReactNode } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import type { SearchHistory } from '#shared/api/watch.ts';
-import { loadChunk } from './chunk-loading.ts';
+import { loadChunk } from '#renderer/components/layout/chunk-loading.ts';
 import {
   countRestocks,
   formatShortAge,
@@ -12,7 +12,7 @@ import {
   toRestockChartData,
   trimQuoteStore,
 } from './restock-history-data.ts';
-import { SpinnerScreen } from './spinner-screen.tsx';
+import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
 
 // uPlot is fetched only when a history with restocks is on screen, never with the landing page.
 const RestockChart = lazy(async () => {

@@ -2,7 +2,7 @@ import Card from 'react-bootstrap/Card';
 import { Link, useNavigate } from 'react-router-dom';
 import type { Search } from '#shared/api/searches.ts';
 import { summarizeSearch } from '#shared/domain/search-summary.ts';
-import { DropdownMenu } from './dropdown-menu.tsx';
+import { DropdownMenu } from '#renderer/components/layout/dropdown-menu.tsx';
 import { NoLongerSoldBadge } from './no-longer-sold.tsx';
 import { PausedBadge, PausedSearchNotice } from './paused-search-notice.tsx';
 import { ProductIcon } from './product-icon.tsx';

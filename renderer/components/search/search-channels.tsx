@@ -1,7 +1,7 @@
 import Form from 'react-bootstrap/Form';
-import { describeRequestError, readErrorStatus } from '../api/api-errors.ts';
-import { useSaveSearchChannels, useSearchChannels } from '../api/channel-queries.ts';
-import { CHANNEL_KIND_NAMES } from './alert-channels.tsx';
+import { describeRequestError, readErrorStatus } from '#renderer/api/api-errors.ts';
+import { useSaveSearchChannels, useSearchChannels } from '#renderer/api/channel-queries.ts';
+import { CHANNEL_KIND_NAMES } from '#renderer/components/account/alert-channels.tsx';
 
 /** Search settings: which of the account's alert channels this search sends to. */
 export function SearchChannels({ searchId }: { searchId: string }) {

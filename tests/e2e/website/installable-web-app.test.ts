@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, launchBrowser } from '#tests/helpers/browser.ts';
 import { startTestStack, type TestStack } from '#tests/helpers/stack.ts';
-import { PUSH_TEXTS } from '#renderer/components/browser-notifications-switch.tsx';
+import { PUSH_TEXTS } from '#renderer/components/account/browser-notifications-switch.tsx';
 import { chooseOption, ensureWebsiteBuilt, signIn } from './site-helpers.ts';
 
 // Issue 29, item 1: the site is an installable web app (iOS delivers web push only to a site

@@ -8,7 +8,7 @@ import {
   readCachedAccessToken,
   readCachedLogin,
 } from '#renderer/auth/token-cache.ts';
-import { testConfig } from './test-harness.tsx';
+import { testConfig } from '#tests/renderer/test-harness.tsx';
 
 const CLIENT = testConfig.auth.clientId;
 const AUDIENCE = testConfig.auth.audience;

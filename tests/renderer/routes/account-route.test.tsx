@@ -7,7 +7,7 @@ import {
   AccountRoute,
   BILLING_NOT_CONFIGURED_TEXT,
 } from '#renderer/routes/account.tsx';
-import { account } from './fixtures.ts';
+import { account } from '#tests/renderer/fixtures.ts';
 import {
   createFakeApi,
   createUnreachableApi,
@@ -15,7 +15,7 @@ import {
   testConfig,
   type FakeAnswer,
   type FakeRoute,
-} from './test-harness.tsx';
+} from '#tests/renderer/test-harness.tsx';
 
 afterEach(cleanup);
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useAuth } from '#renderer/auth/auth-context.tsx';
 import { AuthProvider } from '#renderer/auth/auth-provider.tsx';
 import { CallbackRoute } from '#renderer/routes/callback.tsx';
-import { createFakeAuth, renderWithApp, testConfig } from './test-harness.tsx';
+import { createFakeAuth, renderWithApp, testConfig } from '#tests/renderer/test-harness.tsx';
 
 afterEach(() => {
   cleanup();

@@ -14,11 +14,14 @@ import {
   ACCOUNT_SEARCHES_NEED_PLAN_TEXT,
   ACCOUNT_SEARCHES_UNANSWERED_TEXT,
 } from '#renderer/api/search-source.ts';
-import { MAC_ALERTS_NOTE, PREFERRED_MODEL_HINT } from '#renderer/components/search-settings.tsx';
+import {
+  MAC_ALERTS_NOTE,
+  PREFERRED_MODEL_HINT,
+} from '#renderer/components/search/search-settings.tsx';
 import { SEARCH_LIST_ERROR_TEXT } from '#renderer/routes/my-searches.tsx';
 import { appRoutes } from '#renderer/router.tsx';
-import { inventory, products, search, stores } from './fixtures.ts';
-import { createFakeAuth, renderWithApp } from './test-harness.tsx';
+import { inventory, products, search, stores } from '#tests/renderer/fixtures.ts';
+import { createFakeAuth, renderWithApp } from '#tests/renderer/test-harness.tsx';
 
 beforeEach(() => {
   vi.stubGlobal('matchMedia', (query: string) => ({

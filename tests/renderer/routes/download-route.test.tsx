@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DownloadRoute } from '#renderer/routes/download.tsx';
-import { renderWithApp, testConfig } from './test-harness.tsx';
+import { renderWithApp, testConfig } from '#tests/renderer/test-harness.tsx';
 
 describe('download page', () => {
   afterEach(cleanup);

@@ -5,8 +5,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HomeRoute } from '#renderer/routes/home.tsx';
 import { PlansRoute } from '#renderer/routes/plans.tsx';
 import { useBillingPeriodStore } from '#renderer/state/billing-period-store.ts';
-import { countries, products, stores } from './fixtures.ts';
-import { createFakeApi, createFakeAuth, renderWithApp, testConfig } from './test-harness.tsx';
+import { countries, products, stores } from '#tests/renderer/fixtures.ts';
+import {
+  createFakeApi,
+  createFakeAuth,
+  renderWithApp,
+  testConfig,
+} from '#tests/renderer/test-harness.tsx';
 
 afterEach(() => {
   cleanup();

@@ -2,13 +2,13 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MySearchesScreen, SEARCH_LIST_ERROR_TEXT } from '#renderer/routes/my-searches.tsx';
-import { search } from './fixtures.ts';
+import { search } from '#tests/renderer/fixtures.ts';
 import {
   createFakeApi,
   createUnreachableApi,
   renderWithApp,
   type FakeRoute,
-} from './test-harness.tsx';
+} from '#tests/renderer/test-harness.tsx';
 
 afterEach(cleanup);
 

@@ -4,16 +4,23 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   PREFERRED_MODEL_HINT,
   TEXT_NOT_ALLOWED_TOOLTIP,
-} from '#renderer/components/search-settings.tsx';
+} from '#renderer/components/search/search-settings.tsx';
 import { DELAYED_WARNING, SearchDetailRoute } from '#renderer/routes/search-detail.tsx';
-import { account, emptyHistory, inventory, products, search, stores } from './fixtures.ts';
+import {
+  account,
+  emptyHistory,
+  inventory,
+  products,
+  search,
+  stores,
+} from '#tests/renderer/fixtures.ts';
 import {
   createFakeApi,
   createUnreachableApi,
   renderWithApp,
   type FakeAnswer,
   type FakeRoute,
-} from './test-harness.tsx';
+} from '#tests/renderer/test-harness.tsx';
 
 beforeEach(() => {
   vi.stubGlobal('matchMedia', (query: string) => ({

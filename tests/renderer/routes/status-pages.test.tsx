@@ -8,7 +8,12 @@ import {
   INVALID_ACCOUNT_CREATED_TEXT,
 } from '#renderer/routes/checkout-complete.tsx';
 import { ErrorRoute } from '#renderer/routes/error.tsx';
-import { createFakeApi, createFakeAuth, renderWithApp, type FakeRoute } from './test-harness.tsx';
+import {
+  createFakeApi,
+  createFakeAuth,
+  renderWithApp,
+  type FakeRoute,
+} from '#tests/renderer/test-harness.tsx';
 
 afterEach(() => {
   cleanup();

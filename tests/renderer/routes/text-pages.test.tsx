@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MarkdownText } from '#renderer/components/markdown-text.tsx';
+import { MarkdownText } from '#renderer/components/layout/markdown-text.tsx';
 import { TermsRoute } from '#renderer/routes/legal.tsx';
 import { SupportRoute } from '#renderer/routes/support.tsx';
-import { renderWithApp } from './test-harness.tsx';
+import { renderWithApp } from '#tests/renderer/test-harness.tsx';
 
 afterEach(() => {
   cleanup();

@@ -3,8 +3,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Channel } from '#shared/api/channels.ts';
 import { AccountRoute } from '#renderer/routes/account.tsx';
-import { account } from './fixtures.ts';
-import { createFakeApi, renderWithApp, type FakeRoute } from './test-harness.tsx';
+import { account } from '#tests/renderer/fixtures.ts';
+import { createFakeApi, renderWithApp, type FakeRoute } from '#tests/renderer/test-harness.tsx';
 
 afterEach(cleanup);
 

@@ -4,9 +4,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   BrowserNotificationsSwitch,
   PUSH_TEXTS,
-} from '#renderer/components/browser-notifications-switch.tsx';
+} from '#renderer/components/account/browser-notifications-switch.tsx';
 import { SERVICE_WORKER_URL, urlBase64ToUint8Array } from '#renderer/host/web-push.ts';
-import { createFakeApi, renderWithApp, type FakeAnswer, type FakeRoute } from './test-harness.tsx';
+import {
+  createFakeApi,
+  renderWithApp,
+  type FakeAnswer,
+  type FakeRoute,
+} from '#tests/renderer/test-harness.tsx';
 
 // Real delivery needs a push service, which headless Chromium here doesn't have: these tests
 // stand in for the browser's side (service worker, PushManager, Notification) and check what

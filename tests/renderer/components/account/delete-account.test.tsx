@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_DELETE_FAILED_TEXT } from '#renderer/components/delete-account-modal.tsx';
+import { ACCOUNT_DELETE_FAILED_TEXT } from '#renderer/components/account/delete-account-modal.tsx';
 import { AccountRoute } from '#renderer/routes/account.tsx';
-import { account } from './fixtures.ts';
+import { account } from '#tests/renderer/fixtures.ts';
 import {
   createFakeApi,
   createFakeAuth,
@@ -11,7 +11,7 @@ import {
   testConfig,
   type FakeAnswer,
   type FakeRoute,
-} from './test-harness.tsx';
+} from '#tests/renderer/test-harness.tsx';
 
 afterEach(() => {
   cleanup();

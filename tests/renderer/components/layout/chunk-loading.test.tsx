@@ -1,15 +1,15 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChunkLoadErrorScreen } from '#renderer/components/chunk-load-error-screen.tsx';
+import { ChunkLoadErrorScreen } from '#renderer/components/layout/chunk-load-error-screen.tsx';
 import {
   CHUNK_LOAD_TIMEOUT_MS,
   ChunkLoadError,
   isChunkLoadError,
   loadChunk,
-} from '#renderer/components/chunk-loading.ts';
+} from '#renderer/components/layout/chunk-loading.ts';
 import { lazyScreen, ScreenFrame } from '#renderer/router.tsx';
-import { renderWithApp } from './test-harness.tsx';
+import { renderWithApp } from '#tests/renderer/test-harness.tsx';
 
 afterEach(() => {
   cleanup();

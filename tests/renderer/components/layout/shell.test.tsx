@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SiteLayout } from '#renderer/components/site-layout.tsx';
-import { createFakeAuth, renderWithApp, testConfig } from './test-harness.tsx';
+import { SiteLayout } from '#renderer/components/layout/site-layout.tsx';
+import { createFakeAuth, renderWithApp, testConfig } from '#tests/renderer/test-harness.tsx';
 
 afterEach(cleanup);
 

@@ -1,15 +1,15 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CreateSearchModal } from '#renderer/components/create-search-modal.tsx';
-import { products, search, stores } from './fixtures.ts';
+import { CreateSearchModal } from '#renderer/components/search/create-search-modal.tsx';
+import { products, search, stores } from '#tests/renderer/fixtures.ts';
 import {
   createFakeApi,
   createUnreachableApi,
   renderWithApp,
   type FakeAnswer,
   type FakeRoute,
-} from './test-harness.tsx';
+} from '#tests/renderer/test-harness.tsx';
 
 afterEach(cleanup);
 

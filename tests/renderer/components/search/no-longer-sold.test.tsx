@@ -2,11 +2,21 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { includeSearchProduct, isNoLongerSold } from '#renderer/components/no-longer-sold.tsx';
-import { SearchCard } from '#renderer/components/search-card.tsx';
+import {
+  includeSearchProduct,
+  isNoLongerSold,
+} from '#renderer/components/search/no-longer-sold.tsx';
+import { SearchCard } from '#renderer/components/search/search-card.tsx';
 import { SearchDetailRoute } from '#renderer/routes/search-detail.tsx';
-import { account, emptyHistory, inventory, products, search, stores } from './fixtures.ts';
-import { createFakeApi, renderWithApp } from './test-harness.tsx';
+import {
+  account,
+  emptyHistory,
+  inventory,
+  products,
+  search,
+  stores,
+} from '#tests/renderer/fixtures.ts';
+import { createFakeApi, renderWithApp } from '#tests/renderer/test-harness.tsx';
 
 beforeEach(() => {
   vi.stubGlobal('matchMedia', (query: string) => ({

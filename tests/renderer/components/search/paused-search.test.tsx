@@ -1,11 +1,18 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatPausedText } from '#renderer/components/paused-search-notice.tsx';
+import { formatPausedText } from '#renderer/components/search/paused-search-notice.tsx';
 import { MySearchesScreen } from '#renderer/routes/my-searches.tsx';
 import { SearchDetailRoute } from '#renderer/routes/search-detail.tsx';
-import { account, emptyHistory, inventory, products, search, stores } from './fixtures.ts';
-import { createFakeApi, renderWithApp } from './test-harness.tsx';
+import {
+  account,
+  emptyHistory,
+  inventory,
+  products,
+  search,
+  stores,
+} from '#tests/renderer/fixtures.ts';
+import { createFakeApi, renderWithApp } from '#tests/renderer/test-harness.tsx';
 
 beforeEach(() => {
   vi.stubGlobal('matchMedia', (query: string) => ({

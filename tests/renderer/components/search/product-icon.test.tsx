@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProductIcon } from '#renderer/components/product-icon.tsx';
+import { ProductIcon } from '#renderer/components/search/product-icon.tsx';
 
 afterEach(cleanup);
 

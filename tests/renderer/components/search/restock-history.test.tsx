@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RestockHistory } from '#renderer/components/restock-history.tsx';
+import { RestockHistory } from '#renderer/components/search/restock-history.tsx';
 import {
   computeCountTicks,
   formatAge,
@@ -14,13 +14,13 @@ import {
   toRestockChartData,
   trimQuoteStore,
   type RestockChartData,
-} from '#renderer/components/restock-history-data.ts';
-import { emptyHistory, makeDaily, makeRestockEvent } from './fixtures.ts';
+} from '#renderer/components/search/restock-history-data.ts';
+import { emptyHistory, makeDaily, makeRestockEvent } from '#tests/renderer/fixtures.ts';
 
 // uPlot draws on a canvas, which jsdom lacks: the panel is tested with a stand-in that shows
 // the series it was given (the mapping itself is tested directly below).
 const chartBehaviour = vi.hoisted(() => ({ shouldThrow: false }));
-vi.mock('#renderer/components/restock-chart.tsx', () => ({
+vi.mock('#renderer/components/search/restock-chart.tsx', () => ({
   RestockChart: ({ data }: { data: RestockChartData }) => {
     if (chartBehaviour.shouldThrow) throw new Error('canvas unavailable');
     return <div data-testid="restock-chart">{data.restocks.join(',')}</div>;

@@ -2,9 +2,9 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Product } from '#shared/api/catalog.ts';
-import { SearchSettings } from '#renderer/components/search-settings.tsx';
-import { includeSearchProduct } from '#renderer/components/no-longer-sold.tsx';
-import { products, search, stores } from './fixtures.ts';
+import { SearchSettings } from '#renderer/components/search/search-settings.tsx';
+import { includeSearchProduct } from '#renderer/components/search/no-longer-sold.tsx';
+import { products, search, stores } from '#tests/renderer/fixtures.ts';
 
 afterEach(cleanup);
 
