@@ -251,7 +251,7 @@ async function readServerMajor(connectionString: string): Promise<number> {
 }
 
 async function readProductVersion(): Promise<string> {
-  const text = await readFile(new URL('../../../package.json', import.meta.url), 'utf8');
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
   return (JSON.parse(text) as { version?: string }).version ?? 'unknown';
 }
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 
 // The brand's one icon file: the website links it from renderer/index.html too.
-const ICON_FILE = new URL('../../../assets/brand-icon.svg', import.meta.url);
+const ICON_FILE = new URL('../../assets/brand-icon.svg', import.meta.url);
 
 /** Where the provider's pages link their icon. */
 export const FAVICON_PATH = '/favicon.svg';

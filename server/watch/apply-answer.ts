@@ -13,12 +13,11 @@ import { findStoresByIds } from '#server/db/repositories/catalog-repository.ts';
 import { markTargetsCovered } from '#server/db/repositories/watch-repository.ts';
 import { recountChangedSearches } from '#server/db/repositories/search-inventory-repository.ts';
 import {
-  isStatusChange,
   isTransitionToAvailable,
   type KnownPickupStatus,
   type PickupAnswer,
 } from '#shared/upstream/index.ts';
-import { convertToMiles } from '#shared/watch/index.ts';
+import { listObservations, listOriginDistances } from '#shared/watch/engine/index.ts';
 import { enqueueRestockWave, type Restock } from './match-alerts.ts';
 
 /** What one answer speaks for. */
@@ -77,41 +76,42 @@ export async function applyPickupAnswer(
       ]),
     );
 
+    const observations = listObservations(
+      { stores, observedAt: answer.observedAt },
+      {
+        isFiled: (partNumber) => scope.productByPart.has(partNumber),
+        findPrevious: (storeId, partNumber) => {
+          const row = previous.get(`${storeId}|${partNumber}`);
+          return row === undefined
+            ? undefined
+            : { status: row.status, observedAt: row.observed_at.getTime() };
+        },
+      },
+    );
     const knownRows: Parameters<typeof upsertSnapshots>[1][number][] = [];
     const unknownRows: { store_id: string; part_number: string; observed_at: Date }[] = [];
     const changes: Parameters<typeof insertAvailabilityEvents>[1][number][] = [];
-    for (const store of stores) {
-      for (const part of store.parts) {
-        if (!scope.productByPart.has(part.partNumber)) continue;
-        const row = previous.get(`${store.storeNumber}|${part.partNumber}`);
-        // An answer older than what is on file (a slow request overtaken) must not rewind it.
-        if (row !== undefined && row.observed_at > observedAt) continue;
-        if (part.status === 'unknown') {
-          unknownRows.push({
-            store_id: store.storeNumber,
-            part_number: part.partNumber,
-            observed_at: observedAt,
-          });
-          continue;
-        }
-        const lastKnown = row === undefined || row.status === 'unknown' ? null : row.status;
-        knownRows.push({
-          store_id: store.storeNumber,
-          part_number: part.partNumber,
-          status: part.status,
-          pickup_quote: part.pickupQuote,
+    for (const observation of observations) {
+      const key = { store_id: observation.storeId, part_number: observation.partNumber };
+      // An unknown status keeps the last known one; it is filed only where nothing is.
+      if (observation.status === 'unknown') {
+        unknownRows.push({ ...key, observed_at: observedAt });
+        continue;
+      }
+      knownRows.push({
+        ...key,
+        status: observation.status,
+        pickup_quote: observation.pickupQuote,
+        observed_at: observedAt,
+      });
+      if (observation.isChange) {
+        changes.push({
+          ...key,
+          from_status: observation.lastKnown,
+          to_status: observation.status,
+          pickup_quote: observation.pickupQuote,
           observed_at: observedAt,
         });
-        if (isStatusChange(lastKnown, part.status)) {
-          changes.push({
-            store_id: store.storeNumber,
-            part_number: part.partNumber,
-            from_status: lastKnown,
-            to_status: part.status,
-            pickup_quote: part.pickupQuote,
-            observed_at: observedAt,
-          });
-        }
       }
     }
     await upsertSnapshots(trx, knownRows);
@@ -120,12 +120,9 @@ export async function applyPickupAnswer(
 
     const origin = scope.originStoreId;
     if (origin !== null && known.has(origin)) {
-      const neighbours = stores
-        .filter((store) => store.storeNumber !== origin && store.distance !== null)
-        .map((store) => ({
-          neighbour_store_id: store.storeNumber,
-          distance_miles: convertToMiles(store.distance!),
-        }));
+      const neighbours = listOriginDistances({ stores }, origin).flatMap(({ storeId, miles }) =>
+        miles === null ? [] : [{ neighbour_store_id: storeId, distance_miles: miles }],
+      );
       await upsertNeighbours(trx, origin, neighbours, observedAt);
       await insertReverseNeighbours(trx, origin, neighbours, observedAt);
     }

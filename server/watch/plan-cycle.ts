@@ -32,22 +32,19 @@ import {
   type PlannedRequest,
   type RequestPlanContext,
 } from '#shared/watch/index.ts';
-import { chooseControlPart } from '#shared/upstream/answer-checks.ts';
 import {
+  chooseCountryControls,
+  chooseSeedLocation,
+  createPlanContext,
+  CONTROL_WINDOW_MS,
+  EXPECTED_NEIGHBOURS_PER_ANSWER,
   INVALID_PART_HOLD_MS,
-  pollRequest,
-  type PollOutcome,
-  type PollerDeps,
-  type RequestJob,
-} from './poll-request.ts';
+} from '#shared/watch/engine/index.ts';
+import type { PollerDeps, RequestJob } from './poll-job.ts';
+import { pollRequest, type PollOutcome } from './poll-request.ts';
 
-/** Stores an answer is expected to list besides the seed's own (Apple lists about a dozen). */
-const EXPECTED_NEIGHBOURS_PER_ANSWER = 11;
 /** How long the upstream request log is kept (the status page reads the last 15 minutes). */
 const REQUEST_LOG_RETENTION_MS = 24 * 60 * 60_000;
-/** The control part is the one seen available at the most stores within this window. */
-export const CONTROL_WINDOW_MS = 60 * 60_000;
-
 /** A worker or address not seen for this long no longer counts towards the request budget. */
 export const WORKER_LIVENESS_MS = 2 * 60_000;
 
@@ -279,15 +276,11 @@ async function readPlanningInputs(
     const key = `${row.country_code}:${row.product_id}`;
     invalidPerProduct.set(key, (invalidPerProduct.get(key) ?? 0) + 1);
   }
-  const controlByCountry = new Map<string, string>();
-  for (const country of countries) {
-    const control = chooseControlPart({
-      configured: deps.controlParts?.get(country),
-      busiest: busiest.get(country),
-    });
-    if (control !== null && !invalid.has(`${country}:${control}`))
-      controlByCountry.set(country, control);
-  }
+  const controlByCountry = chooseCountryControls(countries, {
+    configured: (country) => deps.controlParts?.get(country),
+    busiest: (country) => busiest.get(country),
+    isHeldOut: (country, part) => invalid.has(`${country}:${part}`),
+  });
   const seeds = new Map(
     seedRows
       .filter((row) => row.store_ids !== null)
@@ -304,7 +297,7 @@ async function readPlanningInputs(
   return {
     controlByCountry,
     locationByStore,
-    context: {
+    context: createPlanContext({
       seeds,
       estimateNeighbours: (storeId) => neighbours.get(storeId) ?? [],
       countParts: (countryCode, productId) =>
@@ -314,15 +307,9 @@ async function readPlanningInputs(
             (invalidPerProduct.get(`${countryCode}:${productId}`) ?? 0),
         ),
       partsPerRequest: deps.partsPerRequest,
-      reservedParts: (countryCode) => (controlByCountry.has(countryCode) ? 1 : 0),
-    },
+      controlByCountry,
+    }),
   };
-}
-
-/** A seed's location: the store's postal code, or its city where the country has none. */
-export function chooseSeedLocation(postalCode: string | null, city: string): string {
-  const code = postalCode?.trim() ?? '';
-  return code === '' ? city : code;
 }
 
 async function countPartsByProduct(

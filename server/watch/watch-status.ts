@@ -15,8 +15,8 @@ import {
 import { findWatchFreshness } from '#server/db/repositories/watch-workers-repository.ts';
 import { describeFreshness } from '#shared/watch/index.ts';
 import { computeStaleAfterMs, isPlannerSilent } from './freshness-status.ts';
-import { CONTROL_WINDOW_MS, WORKER_LIVENESS_MS } from './plan-cycle.ts';
-import { INVALID_PART_HOLD_MS } from './poll-request.ts';
+import { CONTROL_WINDOW_MS, INVALID_PART_HOLD_MS } from '#shared/watch/engine/index.ts';
+import { WORKER_LIVENESS_MS } from './plan-cycle.ts';
 
 /** Window of the status page's error rate. */
 const ERROR_RATE_WINDOW_MS = 15 * 60_000;

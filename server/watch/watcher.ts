@@ -13,7 +13,8 @@ import { describeFreshness, formatRequestKey } from '#shared/watch/index.ts';
 import { createEgressAddresses } from './egress-agents.ts';
 import { declareEgressPool, type EgressAddress, type EgressPool } from './egress.ts';
 import { planWatchCycle } from './plan-cycle.ts';
-import { pollRequest, type PollOutcome, type PollerDeps, type RequestJob } from './poll-request.ts';
+import type { PollerDeps, RequestJob } from './poll-job.ts';
+import { pollRequest, type PollOutcome } from './poll-request.ts';
 import {
   dropLegacyQueueSchema,
   QUEUE_SCHEMA,

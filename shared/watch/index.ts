@@ -4,4 +4,4 @@ export * from './alert-channels.ts';
 export * from './quiet-window.ts';
 export * from './request-planner.ts';
 export * from './types.ts';
-export * from './freshness.ts';
+export * from './sweep-schedule.ts';

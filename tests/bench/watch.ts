@@ -19,10 +19,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  startUpstreamSimulator,
-  type RunningUpstreamSimulator,
-} from '#server/simulator/index.ts';
+import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS } from '#shared/catalog/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import type { Db } from '#server/db/database.ts';

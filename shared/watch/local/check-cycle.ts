@@ -1,76 +1,26 @@
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
 import {
-  type EndpointShape,
-  type FetchLike,
-  type TokenBucketLimiter,
-  type UpstreamFailure,
-} from '#shared/upstream/index.ts';
-import {
   formatTargetKey,
   planRequests,
   type PlanTarget,
   type PlannedRequest,
 } from '#shared/watch/request-planner.ts';
+import { chooseCountryControls } from '#shared/watch/engine/index.ts';
+import { log, type CheckDeps, type LocalCycleReport } from './check-deps.ts';
+import type { LocalWatchCatalog } from './local-catalog.ts';
 import {
   buildPlanContext,
-  chooseControlPart,
+  findBusiestLocalPart,
+  isPartHeldOut,
   listDueTargets,
   pruneInvalidParts,
 } from './local-plan.ts';
-import type { LocalAlert, LocalWatchCatalog } from './observe.ts';
-import { log, runRequest, type CheckRun } from './run-request.ts';
+import { runRequest, type CheckRun } from './run-request.ts';
 import type { LocalWatchState } from './state.ts';
 
 // One check of the local loop: every search of this Mac becomes a (country, product type,
 // store) target, the request planner packs them into as few location-seed requests as the
 // learned answer lists allow, and each request is asked as the server's poller asks it.
-
-/** One line per planned request (or per check that could ask nothing), for logs and the terminal. */
-export type LocalCheckLog = {
-  at: number;
-  /** Null for a line about the whole check (a cool-down). */
-  countryCode: string | null;
-  productIds: string[];
-  /** Where it asked: "near 10153 (R095)" or "at R095"; null for the whole check. */
-  where: string | null;
-  result: 'ok' | 'failed' | 'skipped';
-  detail: string;
-  /** HTTP requests it took. */
-  requests: number;
-  changes: number;
-  alerts: number;
-};
-
-/** What one check did. */
-export type LocalCycleReport = {
-  /** HTTP requests sent. */
-  requests: number;
-  alerts: LocalAlert[];
-  /** Planned requests that brought back a believable answer, and those that failed. */
-  answered: number;
-  failures: number;
-  /** Targets left for a later check (cool-down, budget, backoff). */
-  skipped: number;
-};
-
-/** What a check needs from the loop and its host. */
-export type CheckDeps = {
-  fetch: FetchLike;
-  now: () => number;
-  random: () => number;
-  rateLimiter: TokenBucketLimiter;
-  baseUrl: string;
-  shape: EndpointShape;
-  partsPerRequest: number;
-  catalog: LocalWatchCatalog;
-  intervalMs: number;
-  quietWindowMs: number;
-  isNotifying: boolean;
-  defaultMaxDistanceMiles: number | null;
-  notify: (alert: LocalAlert) => void;
-  onCheck?: (line: LocalCheckLog) => void;
-  describeFailure: (failure: UpstreamFailure) => string;
-};
 
 /** Keeps one target per (country, product type, store) of the searches; drops the others. */
 export function syncTargets(
@@ -153,13 +103,15 @@ export async function runCheckCycle(
   // A second pass asks for stores a seed's answer no longer lists, with the lists just learned.
   for (let pass = 0; pass < 2 && due.length > 0; pass += 1) {
     const countries = [...new Set(due.map((target) => target.countryCode))];
-    const controlByCountry = new Map<string, string>();
-    for (const country of countries) {
-      const control = chooseControlPart(state, deps.catalog, country, deps.now());
-      if (control !== null) controlByCountry.set(country, control);
-    }
+    const now = deps.now();
+    // This machine configures no control part: it learns one from its own answers.
+    const controlByCountry = chooseCountryControls(countries, {
+      configured: () => undefined,
+      busiest: (country) => findBusiestLocalPart(state, deps.catalog, country, now),
+      isHeldOut: (country, part) => isPartHeldOut(state, country, part, now),
+    });
     const context = buildPlanContext(state, deps.catalog, {
-      now: deps.now(),
+      now,
       partsPerRequest: deps.partsPerRequest,
       controlByCountry,
     });

@@ -1,9 +1,12 @@
 // The local watch loop: searches kept on the user's machine (the macOS app, the terminal
-// watcher) polled directly from the upstream with the shared client, request planner and rules.
+// watcher), asked of Apple directly through the one watch engine (shared/watch/engine) with
+// this machine's memory as its storage.
 
-export * from './ask-upstream.ts';
 export * from './check-cycle.ts';
+export * from './check-deps.ts';
+export * from './local-catalog.ts';
 export * from './local-plan.ts';
+export * from './local-port.ts';
 export * from './observe.ts';
 export * from './run-request.ts';
 export * from './state.ts';

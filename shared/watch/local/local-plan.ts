@@ -4,61 +4,20 @@ import {
   type PlanTarget,
   type RequestPlanContext,
 } from '#shared/watch/request-planner.ts';
-import type { LocalWatchCatalog } from './observe.ts';
+import {
+  createPlanContext,
+  CONTROL_WINDOW_MS,
+  EXPECTED_NEIGHBOURS_PER_ANSWER,
+  INVALID_PART_HOLD_MS,
+  type BusiestPart,
+} from '#shared/watch/engine/index.ts';
+import { listNearestStoreIds, type LocalWatchCatalog } from './local-catalog.ts';
 import { invalidPartKey, type LocalTarget, type LocalWatchState } from './state.ts';
 
 // What the local loop plans from: its searches become (country, product type, store) targets,
 // and the server's request planner turns them into as few location-seed requests as the
 // learned answer lists allow. The Mac learns its seed lists, refused parts and control part in
 // its own memory instead of the server's database.
-
-/** The control part is the one seen available at the most stores within this window. */
-export const CONTROL_WINDOW_MS = 60 * 60_000;
-/** How long a part Apple refused stays out of requests (unless the catalog drops it first). */
-export const INVALID_PART_HOLD_MS = 24 * 60 * 60_000;
-/** Stores an answer is expected to list besides the seed's own (Apple lists about a dozen). */
-const EXPECTED_NEIGHBOURS_PER_ANSWER = 11;
-const EARTH_RADIUS_MILES = 3958.8;
-
-/** A seed's location: the store's postal code, or its city where it has none (as the server). */
-export function chooseSeedLocation(postalCode: string | null, city: string): string {
-  const code = postalCode?.trim() ?? '';
-  return code === '' ? city : code;
-}
-
-/** Great-circle distance in miles between two catalog stores; null without coordinates. */
-export function measureStoreMiles(
-  from: { latitude: number | null; longitude: number | null },
-  to: { latitude: number | null; longitude: number | null },
-): number | null {
-  if (from.latitude === null || from.longitude === null) return null;
-  if (to.latitude === null || to.longitude === null) return null;
-  const radians = (degrees: number) => (degrees * Math.PI) / 180;
-  const dLat = radians(to.latitude - from.latitude);
-  const dLon = radians(to.longitude - from.longitude);
-  const a =
-    Math.sin(dLat / 2) ** 2 +
-    Math.cos(radians(from.latitude)) * Math.cos(radians(to.latitude)) * Math.sin(dLon / 2) ** 2;
-  const miles = 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(a)));
-  return Math.round(miles * 10) / 10;
-}
-
-/** The catalog stores of the same country nearest to a store, nearest first (itself excluded). */
-export function listNearestStoreIds(
-  catalog: LocalWatchCatalog,
-  storeId: string,
-  limit: number,
-): string[] {
-  const home = catalog.findStore(storeId);
-  if (home === undefined) return [];
-  return catalog
-    .listCountryStores(home.country_code)
-    .filter((store) => store.store_id !== storeId)
-    .map((store) => ({ id: store.store_id, miles: measureStoreMiles(home, store) ?? Infinity }))
-    .sort((a, b) => a.miles - b.miles || a.id.localeCompare(b.id))
-    .slice(0, limit)
-    .map((entry) => entry.id);
-}
 
 /** True while a refused part is still left out of requests. */
 export function isPartHeldOut(
@@ -85,30 +44,38 @@ export function listAskedModels(
 }
 
 /**
- * The country's control part: the part seen available at the most of its stores within the
- * last hour of this Mac's answers (ties by part number), or none before anything was seen.
+ * The part seen available at the most of a country's stores within the control window of this
+ * machine's answers (ties by part number), and how many of its stores answered at all; the
+ * engine decides whether it is broad enough to be the control part.
  */
-export function chooseControlPart(
+export function findBusiestLocalPart(
   state: LocalWatchState,
   catalog: LocalWatchCatalog,
   countryCode: string,
   now: number,
-): string | null {
+): BusiestPart | undefined {
   const storesByPart = new Map<string, number>();
+  const observedStores = new Set<string>();
   for (const [key, snapshot] of Object.entries(state.snapshots)) {
-    if (snapshot.status !== 'available' || now - snapshot.observed_at > CONTROL_WINDOW_MS) continue;
+    if (now - snapshot.observed_at > CONTROL_WINDOW_MS) continue;
     const [storeId = '', partNumber = ''] = key.split('|');
     if (catalog.findStore(storeId)?.country_code !== countryCode) continue;
+    observedStores.add(storeId);
+    if (snapshot.status !== 'available') continue;
     if (isPartHeldOut(state, countryCode, partNumber, now)) continue;
     storesByPart.set(partNumber, (storesByPart.get(partNumber) ?? 0) + 1);
   }
-  let best: { part: string; stores: number } | null = null;
-  for (const [part, stores] of storesByPart) {
-    if (best === null || stores > best.stores || (stores === best.stores && part < best.part)) {
-      best = { part, stores };
+  let best: BusiestPart | undefined;
+  for (const [partNumber, stores] of storesByPart) {
+    if (
+      best === undefined ||
+      stores > best.stores ||
+      (stores === best.stores && partNumber < best.partNumber)
+    ) {
+      best = { partNumber, stores, observedStores: observedStores.size };
     }
   }
-  return best?.part ?? null;
+  return best;
 }
 
 /** Drops refused parts whose hold ran out or that the catalog no longer sells. */
@@ -174,7 +141,7 @@ export function buildPlanContext(
   catalog: LocalWatchCatalog,
   options: { now: number; partsPerRequest: number; controlByCountry: ReadonlyMap<string, string> },
 ): RequestPlanContext {
-  return {
+  return createPlanContext({
     seeds: new Map(
       Object.entries(state.seeds).map(([seedStoreId, seed]) => [
         seedStoreId,
@@ -186,6 +153,6 @@ export function buildPlanContext(
     countParts: (countryCode, productId) =>
       listAskedModels(catalog, state, countryCode, productId, options.now).length,
     partsPerRequest: options.partsPerRequest,
-    reservedParts: (countryCode) => (options.controlByCountry.has(countryCode) ? 1 : 0),
-  };
+    controlByCountry: options.controlByCountry,
+  });
 }

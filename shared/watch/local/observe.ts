@@ -1,15 +1,9 @@
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
-import type { DesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
-import {
-  isStatusChange,
-  isTransitionToAvailable,
-  mergeObservedStatus,
-  type KnownPickupStatus,
-  type PickupAnswer,
-} from '#shared/upstream/index.ts';
+import { mergeObservedStatus, type PickupAnswer } from '#shared/upstream/index.ts';
+import { listObservations } from '#shared/watch/engine/index.ts';
 import { isAlertAllowed, type StatusChange } from '#shared/watch/quiet-window.ts';
 import { convertToMiles } from '#shared/watch/types.ts';
-import { measureStoreMiles } from './local-plan.ts';
+import { measureStoreMiles, type LocalWatchCatalog } from './local-catalog.ts';
 import {
   alertKey,
   pruneEvents,
@@ -17,12 +11,6 @@ import {
   type LocalNeighbour,
   type LocalWatchState,
 } from './state.ts';
-
-/** What the loop needs to know about the catalog. */
-export type LocalWatchCatalog = Pick<
-  DesktopCatalog,
-  'findStore' | 'listModels' | 'listCountryStores'
->;
 
 /** One alert: a preferred model newly available at a search's store or a nearby store. */
 export type LocalAlert = {
@@ -95,45 +83,49 @@ export function applyAnswer(
     quote: string | null;
   }[] = [];
   let changes = 0;
-  for (const store of answer.stores) {
-    const storeName = catalog.findStore(store.storeNumber)?.store_name ?? store.name;
-    for (const part of store.parts) {
-      if (!scope.parts.has(part.partNumber)) continue;
-      const key = snapshotKey(store.storeNumber, part.partNumber);
-      const previous = state.snapshots[key];
-      // An answer older than what is on file (a slow request overtaken) must not rewind it.
-      if (previous !== undefined && previous.observed_at > at) continue;
-      const lastKnown: KnownPickupStatus | null = previous?.status ?? null;
-      const merged = mergeObservedStatus(lastKnown, part.status);
-      if (merged === null) continue;
-      if (isStatusChange(lastKnown, part.status)) {
-        changes += 1;
-        state.events.push({
-          id: String(state.next_event_id++),
-          store_id: store.storeNumber,
-          store_name: storeName,
-          part_number: part.partNumber,
-          from_status: lastKnown,
-          to_status: merged,
-          quote: part.pickupQuote,
-          at,
-        });
-      }
-      if (isTransitionToAvailable(lastKnown, part.status)) {
-        transitions.push({
-          storeId: store.storeNumber,
-          storeName,
-          partNumber: part.partNumber,
-          quote: part.pickupQuote,
-        });
-      }
-      state.snapshots[key] = {
-        status: merged,
-        changed_at: merged === lastKnown ? (previous?.changed_at ?? at) : at,
-        observed_at: at,
-        quote: part.pickupQuote ?? previous?.quote ?? null,
-      };
+  const observations = listObservations(answer, {
+    isFiled: (partNumber) => scope.parts.has(partNumber),
+    findPrevious: (storeId, partNumber) => {
+      const previous = state.snapshots[snapshotKey(storeId, partNumber)];
+      return previous === undefined
+        ? undefined
+        : { status: previous.status, observedAt: previous.observed_at };
+    },
+  });
+  for (const observation of observations) {
+    const key = snapshotKey(observation.storeId, observation.partNumber);
+    const previous = state.snapshots[key];
+    const { lastKnown } = observation;
+    const merged = mergeObservedStatus(lastKnown, observation.status);
+    if (merged === null) continue;
+    const storeName = catalog.findStore(observation.storeId)?.store_name ?? observation.storeName;
+    if (observation.isChange) {
+      changes += 1;
+      state.events.push({
+        id: String(state.next_event_id++),
+        store_id: observation.storeId,
+        store_name: storeName,
+        part_number: observation.partNumber,
+        from_status: lastKnown,
+        to_status: merged,
+        quote: observation.pickupQuote,
+        at,
+      });
     }
+    if (observation.isRestock) {
+      transitions.push({
+        storeId: observation.storeId,
+        storeName,
+        partNumber: observation.partNumber,
+        quote: observation.pickupQuote,
+      });
+    }
+    state.snapshots[key] = {
+      status: merged,
+      changed_at: merged === lastKnown ? (previous?.changed_at ?? at) : at,
+      observed_at: at,
+      quote: observation.pickupQuote ?? previous?.quote ?? null,
+    };
   }
   pruneEvents(state, at);
   const alerts = matchAlerts(

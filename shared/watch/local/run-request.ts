@@ -5,17 +5,22 @@ import {
   type PlanTarget,
   type PlannedRequest,
 } from '#shared/watch/request-planner.ts';
-import { askPlannedRequest, type AskTally } from './ask-upstream.ts';
-import type { CheckDeps, LocalCheckLog, LocalCycleReport } from './check-cycle.ts';
-import { chooseSeedLocation, listAskedModels } from './local-plan.ts';
+import {
+  askPlannedRequest,
+  chooseSeedLocation,
+  findCoveredProductIds,
+  MAX_FAILURE_BACKOFF_MS,
+  type AskTally,
+} from '#shared/watch/engine/index.ts';
+import { log, type CheckDeps, type LocalCycleReport } from './check-deps.ts';
+import { listAskedModels } from './local-plan.ts';
+import { createLocalPort } from './local-port.ts';
 import { applyAnswer } from './observe.ts';
 import type { LocalWatchState } from './state.ts';
 
 // One planned request of a local check: asked within the machine's budget, its believable
 // answers filed (snapshots, neighbours, history, alerts, the seed's learned store list), and
 // its targets marked covered or failed.
-
-const MAX_BACKOFF_MS = 30 * 60_000;
 
 /** One check in progress. */
 export type CheckRun = {
@@ -94,7 +99,7 @@ export async function runRequest(
       if (deps.isNotifying) deps.notify(alert);
     }
   };
-  const tally = await askPlannedRequest(
+  const port = createLocalPort(
     {
       fetch: deps.fetch,
       now: deps.now,
@@ -103,18 +108,19 @@ export async function runRequest(
       preferredShape: deps.shape,
     },
     state,
-    { countryCode, where, models, control: control ?? null, partsPerRequest: deps.partsPerRequest },
+    { countryCode, where, models },
     onAnswer,
   );
+  const tally = await askPlannedRequest(port, {
+    models,
+    control: control ?? null,
+    partsPerRequest: deps.partsPerRequest,
+  });
   report.requests += tally.requests;
   // A product type is covered once every part of it was answered or refused, in one answer
   // or across the halves of a bisection.
   const settled = new Set([...answeredParts, ...tally.refused]);
-  const coveredProducts = new Set(
-    request.productIds.filter((productId) =>
-      models.every((model) => model.product_id !== productId || settled.has(model.part_number)),
-    ),
-  );
+  const coveredProducts = new Set(findCoveredProductIds(models, request.productIds, settled));
   for (const answer of answers) coverTargets(run, countryCode, coveredProducts, answer);
   const finishedAt = deps.now();
   if (tally.skipped !== undefined) {
@@ -222,7 +228,7 @@ function failTargets(
       ? 0
       : computeBackoff(
           target.consecutive_failures,
-          { baseMs: deps.intervalMs, maxMs: MAX_BACKOFF_MS },
+          { baseMs: deps.intervalMs, maxMs: MAX_FAILURE_BACKOFF_MS },
           deps.random,
         );
     target.consecutive_failures += 1;
@@ -240,29 +246,4 @@ function describeSkip(tally: AskTally, state: LocalWatchState): string {
     return `Apple refused requests from this machine: cooling down until ${new Date(state.address.cool_down_until ?? 0).toISOString()}`;
   }
   return "this machine's request budget is spent for now (Apple blocks faster callers)";
-}
-
-/** Reports one line of the check. */
-export function log(
-  deps: CheckDeps,
-  at: number,
-  request: PlannedRequest | null,
-  result: LocalCheckLog['result'],
-  detail: string,
-  where: string | null = null,
-  requests = 0,
-  changes = 0,
-  alerts = 0,
-): void {
-  deps.onCheck?.({
-    at,
-    countryCode: request?.countryCode ?? null,
-    productIds: request?.productIds ?? [],
-    where,
-    result,
-    detail,
-    requests,
-    changes,
-    alerts,
-  });
 }

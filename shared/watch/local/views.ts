@@ -2,7 +2,8 @@ import type { InventoryStore, SearchInventory } from '#shared/api/inventory.ts';
 import type { SearchHistory } from '#shared/api/watch.ts';
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
 import { formatTargetKey } from '#shared/watch/request-planner.ts';
-import { listNearbyStores, type LocalWatchCatalog } from './observe.ts';
+import type { LocalWatchCatalog } from './local-catalog.ts';
+import { listNearbyStores } from './observe.ts';
 import { snapshotKey, type LocalWatchState } from './state.ts';
 
 const DAY_MS = 24 * 60 * 60_000;

@@ -6,9 +6,11 @@ import type {
   TokenBucketLimiter,
   UpstreamFailure,
 } from '#shared/upstream/index.ts';
-import { LOCAL_ADDRESS, REQUEST_WINDOW_MS } from './ask-upstream.ts';
-import { runCheckCycle, type LocalCheckLog, type LocalCycleReport } from './check-cycle.ts';
-import type { LocalAlert, LocalWatchCatalog } from './observe.ts';
+import { runCheckCycle } from './check-cycle.ts';
+import type { LocalCheckLog, LocalCycleReport } from './check-deps.ts';
+import type { LocalWatchCatalog } from './local-catalog.ts';
+import { LOCAL_ADDRESS, REQUEST_WINDOW_MS } from './local-port.ts';
+import type { LocalAlert } from './observe.ts';
 import { parseWatchState, type LocalWatchState } from './state.ts';
 import {
   buildHistory,

@@ -10,10 +10,7 @@ import { QUEUE_SCHEMA } from '#server/db/queue-schema.ts';
 import type { RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import { computeSweepSchedule, type FreshnessSchedule } from '#shared/watch/index.ts';
 import { startSmtpSink } from '#tests/helpers/smtp-sink.ts';
-import {
-  startLoopbackProxy,
-  type LoopbackProxy,
-} from '#tests/server/simulator/loopback-proxy.ts';
+import { startLoopbackProxy, type LoopbackProxy } from '#tests/server/simulator/loopback-proxy.ts';
 import type { Compression } from './compression.ts';
 import { spreadLastAnswers, type SweptGroup } from './first-sweep.ts';
 import {

@@ -10,7 +10,7 @@ import { getFreePort } from '#tests/helpers/free-port.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { fingerprintTables, seedProductData } from './backup-fixtures.ts';
 
-const ROOT_DIR = fileURLToPath(new URL('../../../..', import.meta.url));
+const ROOT_DIR = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Runs `shelfwatch <args>` through the real bin script, as its own process. */
 async function runCli(

@@ -50,7 +50,7 @@ describe('the Shelfwatch sign-in page', () => {
     const html = await page.text();
     const link = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)">/.exec(html);
     expect(link?.[1]).toBe('/favicon.svg');
-    const siteIcon = await readFile(new URL('../../../../assets/brand-icon.svg', import.meta.url));
+    const siteIcon = await readFile(new URL('../../../assets/brand-icon.svg', import.meta.url));
     for (const path of ['/favicon.svg', '/favicon.ico']) {
       const icon = await fetch(new URL(path, idp.issuer));
       expect(icon.status, path).toBe(200);

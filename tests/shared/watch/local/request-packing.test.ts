@@ -18,7 +18,7 @@ import {
   findForeignPart,
   startSimulatorHarness,
   type SimulatorHarness,
-} from '#tests/server/watch/simulator/support.ts';
+} from '#tests/server/simulator/support.ts';
 import {
   createSharedClock,
   createWatcherHarness,

@@ -10,7 +10,7 @@ import {
   type LocalWatchSettings,
   type LocalWatchState,
 } from '#shared/watch/local/index.ts';
-import type { SimulatorHarness } from '#tests/server/watch/simulator/support.ts';
+import type { SimulatorHarness } from '#tests/server/simulator/support.ts';
 
 /** A clock shared by the watcher and the simulator. */
 export type SharedClock = { now: () => number; advance: (ms: number) => void };

@@ -9,7 +9,7 @@ import {
   START_MS,
   startSimulatorHarness,
   type SimulatorHarness,
-} from '#tests/server/watch/simulator/support.ts';
+} from '#tests/server/simulator/support.ts';
 import {
   createSharedClock,
   createWatcherHarness,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeSweepSchedule, describeFreshness } from '#shared/watch/freshness.ts';
+import { computeSweepSchedule, describeFreshness } from '#shared/watch/sweep-schedule.ts';
 
 const INTERVAL = 60_000;
 

@@ -1,5 +1,6 @@
-// One planned request's HTTP work: asking through an egress address, judging and applying
-// answers, finding refused parts by bisection, and backing a failing seed off.
+// The server's side of the watch engine's port (shared/watch/engine): one planned request's
+// HTTP work through the shared egress addresses, its answers applied in PostgreSQL, refused
+// parts and failing seeds recorded where every worker reads them.
 import {
   listEgressAddresses,
   recordEgressBlock,
@@ -17,19 +18,20 @@ import { recordUpstreamRequest } from '#server/db/repositories/watch-repository.
 import {
   computeBackoff,
   fetchPickupAvailability,
-  findLeftOutParts,
-  judgeByControlPart,
   resolveCountryBase,
   type PickupAnswer,
   type UpstreamFailure,
 } from '#shared/upstream/index.ts';
+import {
+  findCoveredProductIds,
+  MAX_FAILURE_BACKOFF_MS,
+  type WatchPort,
+} from '#shared/watch/engine/index.ts';
 import { applyPickupAnswer, type AnswerReport } from './apply-answer.ts';
 import { acquireEgress, type EgressAddress } from './egress.ts';
 import { loadEndpointMemory, noteAnswer, noteBlock } from './endpoint-shapes.ts';
-import type { PollerDeps, RequestJob } from './poll-request.ts';
+import type { PollerDeps, RequestJob } from './poll-job.ts';
 
-const MAX_BISECTION_REQUESTS = 16;
-const DEFAULT_MAX_BACKOFF_MS = 30 * 60_000;
 /** Another address answered this recently: a 541 is the asking address's block, not a dead shape. */
 const OTHER_ADDRESS_ANSWER_MS = 10 * 60_000;
 /** Longest wait for a token unless the host says otherwise. */
@@ -40,60 +42,42 @@ export function resolveUpstreamHost(baseUrl: string, countryCode: string): strin
   return new URL(resolveCountryBase(baseUrl, countryCode)).host;
 }
 
-/** What one planned request did so far. */
-export type Tally = {
-  requests: number;
-  bisections: number;
-  report: AnswerReport;
-  failure?: UpstreamFailure;
-  /** Why the first request was never sent. */
-  skipped?: 'covered' | 'cooling_down' | 'no_budget';
-  /** Stores the believed answers listed. */
-  listedStoreIds: Set<string>;
-};
 /** A catalog model as a request reads it. */
-export type Model = { product_id: string; part_number: string; display_name: string };
+export type RequestModel = { product_id: string; part_number: string; display_name: string };
 
-/** One slice of parts to ask, and the request's running tally. */
-export type AskInput = {
-  parts: string[];
-  control: string | null;
-  models: readonly Model[];
-  tally: Tally;
-  /** The control answered on its own during this bisection: no need to ask it alone again. */
-  isControlChecked?: boolean;
-};
-
-/** Asks for one slice of parts; on "invalid or not buyable" bisects it. */
-export async function askParts(
+/**
+ * The engine's port for one planned request on the server: tokens from the shared egress
+ * buckets, answers applied in one PostgreSQL transaction each (apply-answer.ts), refused parts
+ * and failing seeds recorded for every worker to see.
+ */
+export function createPgWatchPort(
   deps: PollerDeps,
   job: RequestJob,
-  input: AskInput,
-  isStillWanted: () => Promise<boolean>,
-): Promise<'ok' | 'stop'> {
-  const { tally } = input;
-  const acquired = await acquireEgress(deps, deps.pool, {
-    maxWaitMs: deps.maxTokenWaitMs ?? DEFAULT_MAX_TOKEN_WAIT_MS,
-    isStillWanted,
-  });
-  if ('skipped' in acquired) {
-    if (tally.requests === 0) {
-      tally.skipped = acquired.skipped === 'not_wanted' ? 'covered' : acquired.skipped;
-    }
-    return 'stop';
-  }
-  const result = await askOnce(deps, job, acquired.address, input);
-  tally.requests += 1;
-  if (result.ok) {
-    await believeAnswer(deps, job, input, result.value);
-    return 'ok';
-  }
-  const { failure } = result;
-  if (failure.kind === 'invalid_parts') return await bisect(deps, job, input);
-  tally.failure = failure;
-  if (failure.kind === 'blocked' || failure.kind === 'html') return 'stop';
-  await backOffSeed(deps, job, failure);
-  return 'stop';
+  options: {
+    models: readonly RequestModel[];
+    /** False once answers since the cycle began covered the request's targets. */
+    isStillWanted: () => Promise<boolean>;
+    /** What the applied answers changed, added up. */
+    report: AnswerReport;
+  },
+): WatchPort {
+  return {
+    send: async (partNumbers, { isFirst }) => {
+      const acquired = await acquireEgress(deps, deps.pool, {
+        maxWaitMs: deps.maxTokenWaitMs ?? DEFAULT_MAX_TOKEN_WAIT_MS,
+        isStillWanted: isFirst ? options.isStillWanted : () => Promise.resolve(true),
+      });
+      if ('skipped' in acquired) {
+        return { skipped: acquired.skipped === 'not_wanted' ? 'covered' : acquired.skipped };
+      }
+      return await askOnce(deps, job, acquired.address, partNumbers);
+    },
+    recordRefusedParts: async (parts, reason) =>
+      await markInvalid(deps, job, options.models, parts, reason),
+    recordAnswer: async (answer, askedParts) =>
+      await fileAnswer(deps, job, options, answer, askedParts),
+    backOff: async (failure) => await backOffSeed(deps, job, failure),
+  };
 }
 
 /** One HTTP request through one address, with the country's shape memory kept up to date. */
@@ -101,14 +85,10 @@ async function askOnce(
   deps: PollerDeps,
   job: RequestJob,
   address: EgressAddress,
-  input: AskInput,
+  partNumbers: readonly string[],
 ): Promise<Awaited<ReturnType<typeof fetchPickupAvailability>>> {
   const memory = await loadEndpointMemory(deps.db, job.countryCode, deps.shape, deps.now());
   const { shape, isProbe } = memory.choose(deps.now());
-  const partNumbers =
-    input.control === null || input.parts.includes(input.control)
-      ? input.parts
-      : [...input.parts, input.control];
   const where =
     job.target.kind === 'location'
       ? { location: job.location ?? job.target.seedStoreId }
@@ -168,44 +148,23 @@ async function askOnce(
   return result;
 }
 
-/** Applies an answer unless its control part says it cannot be believed. */
-async function believeAnswer(
+/** Applies a believed answer and learns the seed's store list from it. */
+async function fileAnswer(
   deps: PollerDeps,
   job: RequestJob,
-  input: AskInput,
+  options: { models: readonly RequestModel[]; report: AnswerReport },
   answer: PickupAnswer,
+  askedParts: readonly string[],
 ): Promise<void> {
-  const { tally } = input;
-  if (judgeByControlPart(answer.stores, input.control) === 'implausible') {
-    tally.failure = {
-      kind: 'implausible',
-      message: `The control part ${input.control} was unavailable at every listed store`,
-      coolDownSeconds: 0,
-    };
-    return;
-  }
-  const leftOut = findLeftOutParts(answer, input.parts);
-  if (leftOut.length > 0 && leftOut.length < input.parts.length) {
-    await markInvalid(deps, job, input.models, leftOut, 'left out of every store in the answer');
-  }
+  const asked = new Set(askedParts);
   const productByPart = new Map(
-    input.models
-      .filter(
-        (model) => input.parts.includes(model.part_number) || model.part_number === input.control,
-      )
+    options.models
+      .filter((model) => asked.has(model.part_number) || model.part_number === job.controlPart)
       .map((model) => [model.part_number, model.product_id]),
   );
-  const asked = new Set(input.parts);
   // Only a request for every part of a type covers its targets in full.
   const coveredProductIds =
-    job.partNumbers !== null
-      ? []
-      : job.productIds.filter((productId) =>
-          input.models
-            .filter((model) => model.product_id === productId)
-            .every((model) => asked.has(model.part_number)),
-        );
-  for (const store of answer.stores) tally.listedStoreIds.add(store.storeNumber);
+    job.partNumbers !== null ? [] : findCoveredProductIds(options.models, job.productIds, asked);
   const report = await applyPickupAnswer(
     deps.db,
     {
@@ -217,10 +176,10 @@ async function believeAnswer(
     answer,
     { quietWindowMs: deps.quietWindowMs },
   );
-  tally.report.storesSeen += report.storesSeen;
-  tally.report.changes += report.changes;
-  tally.report.restocks += report.restocks;
-  tally.report.alertsEnqueued += report.alertsEnqueued;
+  options.report.storesSeen += report.storesSeen;
+  options.report.changes += report.changes;
+  options.report.restocks += report.restocks;
+  options.report.alertsEnqueued += report.alertsEnqueued;
   if (job.target.kind === 'location') {
     await recordSeedAnswer(deps.db, {
       country_code: job.countryCode,
@@ -232,67 +191,10 @@ async function believeAnswer(
   }
 }
 
-/**
- * Finds the part(s) behind "Product(s) Invalid or not buyable": the control alone first (a
- * bad control would spoil every half), then halves until single parts, within a budget.
- */
-async function bisect(deps: PollerDeps, job: RequestJob, input: AskInput): Promise<'ok' | 'stop'> {
-  const { tally } = input;
-  if (tally.bisections >= MAX_BISECTION_REQUESTS) return 'stop';
-  if (
-    input.control !== null &&
-    !input.parts.includes(input.control) &&
-    input.isControlChecked !== true
-  ) {
-    tally.bisections += 1;
-    const acquired = await acquireEgress(deps, deps.pool, {
-      maxWaitMs: deps.maxTokenWaitMs ?? DEFAULT_MAX_TOKEN_WAIT_MS,
-      isStillWanted: () => Promise.resolve(true),
-    });
-    if ('skipped' in acquired) return 'stop';
-    const controlOnly = { ...input, parts: [input.control], control: null };
-    const result = await askOnce(deps, job, acquired.address, controlOnly);
-    tally.requests += 1;
-    if (!result.ok && result.failure.kind === 'invalid_parts') {
-      // The control itself was refused: mark it and ask the slice again without it.
-      await markInvalid(
-        deps,
-        job,
-        input.models,
-        [input.control],
-        'Product(s) Invalid or not buyable',
-      );
-      return await askParts(deps, job, { ...input, control: null }, () => Promise.resolve(true));
-    }
-    if (!result.ok) {
-      tally.failure = result.failure;
-      return 'stop';
-    }
-  }
-  if (input.parts.length === 1) {
-    await markInvalid(deps, job, input.models, input.parts, 'Product(s) Invalid or not buyable');
-    return 'ok';
-  }
-  const middle = Math.ceil(input.parts.length / 2);
-  for (const half of [input.parts.slice(0, middle), input.parts.slice(middle)]) {
-    if (tally.bisections >= MAX_BISECTION_REQUESTS) return 'stop';
-    tally.bisections += 1;
-    // The control is known good by now: each half carries it for the plausibility check.
-    const outcome = await askParts(
-      deps,
-      job,
-      { ...input, parts: half, isControlChecked: true },
-      () => Promise.resolve(true),
-    );
-    if (outcome === 'stop') return 'stop';
-  }
-  return 'ok';
-}
-
 async function markInvalid(
   deps: PollerDeps,
   job: RequestJob,
-  models: readonly Model[],
+  models: readonly RequestModel[],
   parts: readonly string[],
   reason: string,
 ): Promise<void> {
@@ -315,7 +217,7 @@ async function markInvalid(
 }
 
 /** Backs a location seed off after a failure that is not a block. */
-export async function backOffSeed(
+async function backOffSeed(
   deps: PollerDeps,
   job: RequestJob,
   failure: UpstreamFailure,
@@ -325,7 +227,7 @@ export async function backOffSeed(
   const seed = await findLocationSeed(deps.db, key);
   const backoffMs = computeBackoff(
     seed?.consecutive_failures ?? 0,
-    { baseMs: deps.intervalMs, maxMs: deps.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS },
+    { baseMs: deps.intervalMs, maxMs: deps.maxBackoffMs ?? MAX_FAILURE_BACKOFF_MS },
     deps.random,
   );
   await recordSeedFailure(deps.db, {

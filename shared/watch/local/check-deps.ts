@@ -1,0 +1,84 @@
+import type { PlannedRequest } from '#shared/watch/request-planner.ts';
+import type {
+  EndpointShape,
+  FetchLike,
+  TokenBucketLimiter,
+  UpstreamFailure,
+} from '#shared/upstream/index.ts';
+import type { LocalWatchCatalog } from './local-catalog.ts';
+import type { LocalAlert } from './observe.ts';
+
+// What one check of the local loop needs from its host, what it reports back, and the one
+// function that writes its log lines.
+
+/** One line per planned request (or per check that could ask nothing), for logs and the terminal. */
+export type LocalCheckLog = {
+  at: number;
+  /** Null for a line about the whole check (a cool-down). */
+  countryCode: string | null;
+  productIds: string[];
+  /** Where it asked: "near 10153 (R095)" or "at R095"; null for the whole check. */
+  where: string | null;
+  result: 'ok' | 'failed' | 'skipped';
+  detail: string;
+  /** HTTP requests it took. */
+  requests: number;
+  changes: number;
+  alerts: number;
+};
+
+/** What one check did. */
+export type LocalCycleReport = {
+  /** HTTP requests sent. */
+  requests: number;
+  alerts: LocalAlert[];
+  /** Planned requests that brought back a believable answer, and those that failed. */
+  answered: number;
+  failures: number;
+  /** Targets left for a later check (cool-down, budget, backoff). */
+  skipped: number;
+};
+
+/** What a check needs from the loop and its host. */
+export type CheckDeps = {
+  fetch: FetchLike;
+  now: () => number;
+  random: () => number;
+  rateLimiter: TokenBucketLimiter;
+  baseUrl: string;
+  shape: EndpointShape;
+  partsPerRequest: number;
+  catalog: LocalWatchCatalog;
+  intervalMs: number;
+  quietWindowMs: number;
+  isNotifying: boolean;
+  defaultMaxDistanceMiles: number | null;
+  notify: (alert: LocalAlert) => void;
+  onCheck?: (line: LocalCheckLog) => void;
+  describeFailure: (failure: UpstreamFailure) => string;
+};
+
+/** Reports one line of the check. */
+export function log(
+  deps: CheckDeps,
+  at: number,
+  request: PlannedRequest | null,
+  result: LocalCheckLog['result'],
+  detail: string,
+  where: string | null = null,
+  requests = 0,
+  changes = 0,
+  alerts = 0,
+): void {
+  deps.onCheck?.({
+    at,
+    countryCode: request?.countryCode ?? null,
+    productIds: request?.productIds ?? [],
+    where,
+    result,
+    detail,
+    requests,
+    changes,
+    alerts,
+  });
+}
