@@ -12,7 +12,7 @@ import type { AppNotification } from '#electron/notifications/alert-notifier.ts'
 import type { LocalSearchService } from '#electron/searches/local-search-service.ts';
 import type { AccountBridge } from './account-bridge.ts';
 
-/** What the IPC handlers call into; each part is built by desktop-app.ts. */
+/** What the IPC handlers call into; each part is built by ipc-wiring.ts. */
 export type DesktopHandlerDeps = {
   searches: LocalSearchService;
   catalog: DesktopCatalog;

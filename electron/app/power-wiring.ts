@@ -1,0 +1,9 @@
+import type { DesktopContext } from './desktop-context.ts';
+import type { DesktopWatch } from './watch-wiring.ts';
+
+/** Pauses the watch loop while the Mac sleeps and resumes it once the network is back. */
+export function wirePower(ctx: DesktopContext, watch: DesktopWatch): void {
+  // Checks during sleep would fail and back off; see wake-guard.ts for the wait on wake.
+  ctx.electron.powerMonitor.on('suspend', () => watch.wake.onSuspend());
+  ctx.electron.powerMonitor.on('resume', () => watch.wake.onResume());
+}
