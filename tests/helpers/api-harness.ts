@@ -1,13 +1,13 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppDependencies } from '#server/app.ts';
-import type { RateLimitSettings } from '#server/config.ts';
+import type { RateLimitSettings } from '#server/config/rate-limits.ts';
 import {
   findOrCreateUserByIdentity,
   updateUserPlan,
 } from '#server/db/repositories/users-repository.ts';
 import type { PlanCode, UserRow } from '#server/db/schema.ts';
-import { createTokenVerifier } from '#server/plugins/auth/index.ts';
-import { seedCatalog } from '#server/services/catalog-service.ts';
+import { createTokenVerifier } from '#server/http/auth/index.ts';
+import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import { checkResponseSchemas } from './response-schemas.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 import { startTestIdentityProvider, type TestIdentityProvider } from './tokens.ts';

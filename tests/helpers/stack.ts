@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { StripeConnection } from '#server/billing/index.ts';
-import { loadConfig } from '#server/config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
 import { upsertSnapshots } from '#server/db/repositories/availability-repository.ts';
 import {
   findOrCreateUserByIdentity,
   updateUserPlan,
 } from '#server/db/repositories/users-repository.ts';
 import type { PlanCode } from '#server/db/schema.ts';
-import { createIdpAccount } from '#server/plugins/idp/index.ts';
+import { createIdpAccount } from '#server/identity/index.ts';
 import { startStack, type RunningStack } from '#server/stack.ts';
 import { getFreePort } from './free-port.ts';
 import { createTestDatabase } from './test-database.ts';

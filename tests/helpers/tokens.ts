@@ -1,11 +1,11 @@
 import { generateKeyPair, randomUUID, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { importJWK, SignJWT, type JWTHeaderParameters } from 'jose';
-import { EMBEDDED_CLIENT_ID } from '#server/config.ts';
+import { EMBEDDED_CLIENT_ID } from '#server/config/login-settings.ts';
 import type { Db } from '#server/db/database.ts';
-import { DESKTOP_CLIENT_ID } from '#server/plugins/idp/configuration.ts';
-import { startIdentityProvider, type RunningIdentityProvider } from '#server/plugins/idp/index.ts';
-import { findSigningKey } from '#server/plugins/idp/secrets.ts';
+import { DESKTOP_CLIENT_ID } from '#server/identity/configuration.ts';
+import { startIdentityProvider, type RunningIdentityProvider } from '#server/identity/index.ts';
+import { findSigningKey } from '#server/identity/secrets.ts';
 import { getFreePort } from './free-port.ts';
 
 /** The API audience tests use (the server's default API_AUDIENCE). */

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
-import { startUpstreamSimulator } from '#server/watch/simulator/index.ts';
+import { startUpstreamSimulator } from '#server/simulator/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import { chooseOption } from '../website/site-helpers.ts';
 import { startDesktopHarness, HARNESS_ORIGIN } from './desktop-harness.ts';

@@ -9,7 +9,7 @@ import { FREE_LIMIT_MESSAGE } from '#shared/desktop/local-search.ts';
 import {
   startUpstreamSimulator,
   type RunningUpstreamSimulator,
-} from '#server/watch/simulator/index.ts';
+} from '#server/simulator/index.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import type { FakeElectronEvent } from '#tests/helpers/fake-electron.ts';

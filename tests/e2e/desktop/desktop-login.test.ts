@@ -8,7 +8,7 @@ import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog
 import {
   startUpstreamSimulator,
   type RunningUpstreamSimulator,
-} from '#server/watch/simulator/index.ts';
+} from '#server/simulator/index.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
 import type { FakeElectronEvent } from '#tests/helpers/fake-electron.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';

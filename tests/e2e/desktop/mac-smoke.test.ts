@@ -15,7 +15,7 @@ import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import {
   startUpstreamSimulator,
   type RunningUpstreamSimulator,
-} from '#server/watch/simulator/index.ts';
+} from '#server/simulator/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import { ensureDesktopBuilt } from './desktop-harness.ts';
 

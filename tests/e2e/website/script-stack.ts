@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '#server/config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
 import { startStack } from '#server/stack.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 
