@@ -14,7 +14,7 @@ import {
   recordSeedFailure,
   type InvalidPartRow,
 } from '#server/db/repositories/upstream-knowledge-repository.ts';
-import { recordUpstreamRequest } from '#server/db/repositories/watch-repository.ts';
+import { recordUpstreamRequest } from '#server/db/repositories/upstream-requests-repository.ts';
 import {
   computeBackoff,
   fetchPickupAvailability,

@@ -15,11 +15,8 @@ import {
   saveWatchFreshness,
   summariseLiveWorkers,
 } from '#server/db/repositories/watch-workers-repository.ts';
-import {
-  listPollTargets,
-  pruneUpstreamRequests,
-  syncPollTargets,
-} from '#server/db/repositories/watch-repository.ts';
+import { listPollTargets, syncPollTargets } from '#server/db/repositories/watch-repository.ts';
+import { pruneUpstreamRequests } from '#server/db/repositories/upstream-requests-repository.ts';
 import {
   computeSweepSchedule,
   countHttpRequests,

@@ -7,11 +7,11 @@ import {
   listCountryEndpoints,
   listInvalidParts,
 } from '#server/db/repositories/upstream-knowledge-repository.ts';
+import { countOverdueTargets } from '#server/db/repositories/watch-repository.ts';
 import {
-  countOverdueTargets,
   countRecentRequests,
   listUpstreamHosts,
-} from '#server/db/repositories/watch-repository.ts';
+} from '#server/db/repositories/upstream-requests-repository.ts';
 import { findWatchFreshness } from '#server/db/repositories/watch-workers-repository.ts';
 import { describeFreshness } from '#shared/watch/index.ts';
 import { computeStaleAfterMs, isPlannerSilent } from './freshness-status.ts';
