@@ -6,13 +6,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { appConfigSchema, type AppConfig as WebsiteConfig } from '#shared/api/app-config.ts';
 import { buildErrorBody, ERROR_CODES } from '#shared/api/errors.ts';
-import {
-  DEFAULT_RATE_LIMITS,
-  toFastifyTrustProxy,
-  type RateLimitSettings,
-  type TrustProxySetting,
-  type ChannelSettings,
-} from './config/app-config.ts';
+import type { ChannelSettings } from './config/notify-settings.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './config/rate-limits.ts';
+import { toFastifyTrustProxy, type TrustProxySetting } from './config/trust-proxy.ts';
 import type { LoginDirectory } from './accounts/index.ts';
 import type { Billing } from './billing/index.ts';
 import type { Db } from './db/database.ts';

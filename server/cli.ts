@@ -40,7 +40,7 @@ async function withDatabase<T>(
 ): Promise<T> {
   const [{ loadConfig }, { openDatabase }, { migrateToLatest }] = await Promise.all([
     import('./config/app-config.ts'),
-    import('./stack.ts'),
+    import('./db/open-database.ts'),
     import('./db/migrate.ts'),
   ]);
   const { db, cluster, source, connectionString } = await openDatabase(loadConfig(), {

@@ -8,8 +8,8 @@ import { createAlertRecorder } from '#server/notify/record-alert.ts';
 import { startAlertDelivery } from '#server/notify/delivery-worker.ts';
 import { metricsRoutes } from '#server/ops/metrics-routes.ts';
 import { seedCatalog } from '#server/catalog/catalog-seed.ts';
-import { openDatabase } from '#server/stack.ts';
-import { startConfiguredWatcher } from './watch/start.ts';
+import { openDatabase } from '#server/db/open-database.ts';
+import { startConfiguredWatcher } from './watch/start-watcher.ts';
 
 /**
  * `shelfwatch worker`: the poller and the alert delivery without the website, for running

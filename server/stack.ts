@@ -1,28 +1,27 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import type { StripeConnection } from './billing/index.ts';
-import type { AppConfig } from './config/app-config.ts';
-import { createDatabase, type Db } from './db/database.ts';
+import type { StripeConnection } from '#server/billing/index.ts';
+import type { AppConfig } from '#server/config/app-config.ts';
+import type { Db } from '#server/db/database.ts';
 import {
-  connectEmbeddedPostgres,
-  ensureDatabase,
-  findRunningPostmaster,
-  startEmbeddedPostgres,
-  type EmbeddedCluster,
-  type RestartEvent,
-} from './db/embedded-postgres.ts';
-import { createLogger, type Logger } from './logging/logger.ts';
-import type { RunningIdentityProvider } from './identity/index.ts';
-
-/** Where the built website lives, relative to this file. */
-const WEBSITE_DIR = fileURLToPath(new URL('../dist/renderer', import.meta.url));
-
-/** Where the stack's data lives: an embedded cluster in the data folder, or DATABASE_URL. */
-export type DatabaseSource =
-  { kind: 'embedded'; port: number; directory: string; isShared: boolean } | { kind: 'url' };
+  openDatabase,
+  type DatabaseSource,
+  type OpenedDatabase,
+} from '#server/db/open-database.ts';
+import { createLogger, type Logger } from '#server/logging/logger.ts';
+import {
+  wireApp,
+  wireBilling,
+  wireCatalog,
+  wireDemoAccount,
+  wireIdentityProvider,
+  wireMetrics,
+  wireMigrations,
+  wireSimulator,
+  wireWorkers,
+  type PhaseClock,
+  type StackModules,
+  type StackWiring,
+} from './stack-steps.ts';
 
 /** A running Shelfwatch: database, login provider and HTTP app. */
 export type RunningStack = {
@@ -34,125 +33,6 @@ export type RunningStack = {
   demo: { email: string; password: string | undefined; isCreated: boolean } | undefined;
   stop: () => Promise<void>;
 };
-
-/** An open database, and the cluster this process started for it, if any. */
-export type OpenedDatabase = {
-  db: Db;
-  connectionString: string;
-  /** Stops what this process started; a shared cluster is left running. */
-  cluster: EmbeddedCluster | undefined;
-  source: DatabaseSource;
-};
-
-/**
- * Opens DATABASE_URL, or the embedded cluster of the data folder. When that cluster already
- * runs (its postmaster.pid names a live process on a listening port), `isSharing` connects
- * to it (the CLI and workers beside `npm start`); otherwise this is refused with a message
- * saying who holds the folder, since a second postmaster cannot start on it.
- */
-export async function openDatabase(
-  config: AppConfig,
-  options: {
-    isSharing: boolean;
-    onPostgresLog?: (line: string) => void;
-    /** Reports idle connections the server dropped (default: stderr). */
-    warn?: (line: string) => void;
-  },
-): Promise<OpenedDatabase> {
-  if (config.databaseUrl !== undefined) {
-    return {
-      db: createDatabase(config.databaseUrl, undefined, options.warn),
-      connectionString: config.databaseUrl,
-      cluster: undefined,
-      source: { kind: 'url' },
-    };
-  }
-  await mkdir(config.dataDir, { recursive: true });
-  const directory = path.join(config.dataDir, 'postgres');
-  const passwordFile = path.join(config.dataDir, 'postgres-password');
-  const running = await findRunningPostmaster(directory);
-  if (running !== undefined && !options.isSharing) {
-    throw new Error(
-      `The data folder ${config.dataDir} is in use: its embedded PostgreSQL runs (pid ${running.pid}, port ${running.port}), ` +
-        'most likely for another `npm start`. Stop that one first (Ctrl-C in its terminal), or set ' +
-        `SHELFWATCH_DATA_DIR to another folder. If no Shelfwatch runs, \`kill ${running.pid}\` stops the leftover cluster.`,
-    );
-  }
-  const cluster =
-    running === undefined
-      ? await startOrShareCluster(config, directory, passwordFile, options)
-      : { ...running, cluster: await shareCluster(running.port, passwordFile), isShared: true };
-  await ensureDatabase(cluster.cluster, 'shelfwatch');
-  const connectionString = cluster.cluster.connectionString('shelfwatch');
-  return {
-    db: createDatabase(connectionString, undefined, options.warn),
-    connectionString,
-    cluster: cluster.cluster,
-    source: { kind: 'embedded', port: cluster.port, directory, isShared: cluster.isShared },
-  };
-}
-
-/** Starts the data folder's cluster; a sharing caller that lost a race to start it joins the winner. */
-async function startOrShareCluster(
-  config: AppConfig,
-  directory: string,
-  passwordFile: string,
-  options: {
-    isSharing: boolean;
-    onPostgresLog?: (line: string) => void;
-    warn?: (line: string) => void;
-  },
-): Promise<{ cluster: EmbeddedCluster; port: number; isShared: boolean }> {
-  const password = await loadOrCreateSecretFile(passwordFile);
-  const warn = options.warn ?? ((line: string) => console.error(line));
-  try {
-    const cluster = await startEmbeddedPostgres({
-      directory,
-      port: config.embeddedPgPort,
-      password,
-      onLog: options.onPostgresLog,
-      // The process that started the cluster keeps it running: the API answers 503 meanwhile.
-      supervise: { onRestart: (event) => warn(describeRestart(event)) },
-    });
-    return { cluster, port: config.embeddedPgPort, isShared: false };
-  } catch (error) {
-    const winner = options.isSharing ? await findRunningPostmaster(directory) : undefined;
-    if (winner === undefined) throw error;
-    return {
-      cluster: await shareCluster(winner.port, passwordFile),
-      port: winner.port,
-      isShared: true,
-    };
-  }
-}
-
-/** One line of the embedded cluster's supervisor. */
-function describeRestart(event: RestartEvent): string {
-  switch (event.kind) {
-    case 'exited':
-      return `Embedded PostgreSQL (pid ${event.pid}) exited; restarting it`;
-    case 'restarted':
-      return `Embedded PostgreSQL is back (attempt ${event.attempt})`;
-    case 'failed':
-      return (
-        `Embedded PostgreSQL did not restart (attempt ${event.attempt}: ` +
-        `${event.error instanceof Error ? event.error.message : String(event.error)}); ` +
-        `trying again in ${Math.round(event.retryInMs / 1000)} s`
-      );
-  }
-}
-
-async function shareCluster(port: number, passwordFile: string): Promise<EmbeddedCluster> {
-  const password = await readFile(passwordFile, 'utf8').catch((error: unknown) => {
-    throw new Error(
-      `The embedded PostgreSQL runs, but its password file ${passwordFile} cannot be read`,
-      {
-        cause: error,
-      },
-    );
-  });
-  return connectEmbeddedPostgres({ port, password: password.trim() });
-}
 
 /**
  * Starts every part of the product in this process, in dependency order. Progress lines
@@ -170,6 +50,40 @@ export async function startStack(
   const log = logger.child({ component: 'stack' });
   const postgresLog = logger.child({ component: 'postgres' });
   const phases = createPhaseClock();
+  const { opened, modules } = await wireDatabase(config, postgresLog);
+  phases.mark('database and modules');
+  logDatabaseSource(log, opened.source);
+  const stack = createStackWiring({ config, logger, log, phases, opened, modules, options });
+  warnOfUntrustedProxy(config, log);
+  wireDatabaseShutdown(stack, opened);
+  try {
+    await wireMigrations(stack);
+    await wireCatalog(stack);
+    if (config.simulator.isEnabled) await wireSimulator(stack);
+    if (config.idp.kind === 'embedded') await wireIdentityProvider(stack, config.idp);
+    const demo = await wireDemoAccount(stack);
+    const metrics = wireMetrics(stack);
+    const billing = await wireBilling(stack);
+    const app = await wireApp(stack, { metrics, billing });
+    // `shelfwatch serve` leaves polling and delivery to `shelfwatch worker` processes.
+    if (options.isWorkerIncluded) await wireWorkers(stack, metrics);
+    // Where an unchanged start spends its time (issue 30 asks for 3 s to healthy).
+    log.debug(`Start phases: ${phases.describe()}`);
+    return describeRunningStack(stack, { app, demo, source: opened.source });
+  } catch (error) {
+    await stopStack(stack);
+    throw error;
+  }
+}
+
+/**
+ * Opens the database and loads the modules of the other steps (stack-modules.ts) meanwhile; a
+ * cluster opened for a start that then fails to load is stopped again.
+ */
+async function wireDatabase(
+  config: AppConfig,
+  postgresLog: Logger,
+): Promise<{ opened: OpenedDatabase; modules: StackModules }> {
   let reportPostmasterOutput = (): void => undefined;
   const postmasterOutput = new Promise<void>((resolve) => (reportPostmasterOutput = resolve));
   const opening = openDatabase(config, {
@@ -180,11 +94,10 @@ export async function startStack(
     },
     warn: (line) => postgresLog.warn(line),
   });
-  // Loaded while PostgreSQL starts in its own process; a cluster opened for a start that then
-  // fails to load is stopped again. Loading holds the event loop for most of its time, so it
-  // begins once the postmaster has written its first line (or the database is open, or failed
-  // to): the child processes embedded-postgres runs first (`id -u postgres` when root) would
-  // otherwise wait for all of it, and PostgreSQL would start only once it is done (issue 30).
+  // Loading holds the event loop for most of its time, so it begins once the postmaster has
+  // written its first line (or the database is open, or failed to): the child processes
+  // embedded-postgres runs first (`id -u postgres` when root) would otherwise wait for all of
+  // it, and PostgreSQL would start only once it is done (issue 30).
   const loading = Promise.race([postmasterOutput, opening.catch(() => undefined)]).then(
     () => import('./stack-modules.ts'),
   );
@@ -195,214 +108,82 @@ export async function startStack(
     await opened.value.cluster?.stop();
     throw loaded.reason;
   }
-  const { db, cluster, connectionString, source } = opened.value;
-  const {
-    buildApp,
-    readAccountSettings,
-    migrateToLatest,
-    createMetrics,
-    createAlertRecorder,
-    createTokenVerifier,
-    DESKTOP_CLIENT_ID,
-    startIdentityProvider,
-    createDownloadLinkResolver,
-    seedCatalog,
-    startCatalogServices,
-    ensureDemoAccount,
-    startUpstreamSimulator,
-    COUNTRY_SEEDS,
-    PRODUCT_MODEL_SEEDS,
-    STORE_SEEDS,
-  } = loaded.value;
-  phases.mark('database and modules');
+  return { opened: opened.value, modules: loaded.value };
+}
+
+/** Says where the embedded cluster listens and keeps its data (debug). */
+function logDatabaseSource(log: Logger, source: DatabaseSource): void {
   if (source.kind === 'embedded') {
     log.debug(`PostgreSQL (embedded) on 127.0.0.1:${source.port}, data in ${source.directory}`);
   }
-  const stoppers: (() => Promise<void>)[] = [];
-  const stop = async (): Promise<void> => {
-    for (const stopper of stoppers.reverse()) {
-      await stopper().catch((error: unknown) =>
-        log.error(`shutdown step failed: ${String(error)}`),
-      );
-    }
+}
+
+/** The state the start steps share, with nothing to stop yet. */
+function createStackWiring(parts: {
+  config: AppConfig;
+  logger: Logger;
+  log: Logger;
+  phases: PhaseClock;
+  opened: OpenedDatabase;
+  modules: StackModules;
+  options: { stripeConnection?: StripeConnection };
+}): StackWiring {
+  return {
+    config: parts.config,
+    logger: parts.logger,
+    log: parts.log,
+    db: parts.opened.db,
+    connectionString: parts.opened.connectionString,
+    modules: parts.modules,
+    phases: parts.phases,
+    stripeConnection: parts.options.stripeConnection,
+    stoppers: [],
   };
+}
+
+/** Warns when the site is served over https without TRUST_PROXY: every visitor looks alike. */
+function warnOfUntrustedProxy(config: AppConfig, log: Logger): void {
   if (config.trustProxy === false && isServedOverHttps(config)) {
     log.warn(
       'PUBLIC_URL is https but TRUST_PROXY is not set: behind a TLS proxy every visitor has the ' +
         "proxy's address and all share one rate limit. Set TRUST_PROXY to the proxy's address.",
     );
   }
-  stoppers.push(async () => cluster?.stop());
-  stoppers.push(async () => db.destroy());
-  try {
-    await migrateToLatest(db);
-    phases.mark('migrations');
-    await seedCatalog(db);
-    phases.mark('catalog seed');
-    stoppers.push(await startCatalogServices({ db, connectionString, config, logger }));
-    phases.mark('catalog services');
+}
 
-    if (config.simulator.isEnabled) {
-      const simulator = await startUpstreamSimulator({
-        port: config.simulator.port,
-        seed: config.simulator.seed,
-        ...config.simulator.behaviour,
-        stores: STORE_SEEDS,
-        models: PRODUCT_MODEL_SEEDS,
-        countries: COUNTRY_SEEDS,
-      });
-      stoppers.push(async () => simulator.close());
-      phases.mark('simulator');
-      log.debug(
-        `Upstream simulator on ${simulator.url} (seed ${config.simulator.seed}, state: ${simulator.url}/_sim/state)`,
-      );
-    }
+/** Closes the database and stops the cluster this process started, after everything else. */
+function wireDatabaseShutdown(stack: StackWiring, opened: OpenedDatabase): void {
+  stack.stoppers.push(async () => opened.cluster?.stop());
+  stack.stoppers.push(async () => opened.db.destroy());
+}
 
-    let idp: RunningIdentityProvider | undefined;
-    if (config.idp.kind === 'embedded') {
-      const idpLog = logger.child({ component: 'login' });
-      idp = await startIdentityProvider({
-        db,
-        issuer: config.idp.issuer,
-        port: config.idp.port,
-        clientId: config.idp.clientId,
-        apiAudience: config.apiAudience,
-        siteOrigins: [new URL(config.publicUrl).origin],
-        trustProxy: config.trustProxy,
-        loginLimits: config.loginLimits,
-        passwordReset: {
-          mailer: readAccountSettings(config).mailer,
-          supportEmail: config.supportEmail,
-        },
-        // Its info lines repeat what the start banner says.
-        logger: { info: (line) => idpLog.debug(line), warn: (line) => idpLog.warn(line) },
-      });
-      stoppers.push(async () => idp?.close());
-      phases.mark('login provider');
-    }
-    const demo =
-      config.idp.kind === 'embedded' && config.demo.isEnabled
-        ? await ensureDemoAccount(db, { issuer: config.idp.issuer, password: config.demo.password })
-        : undefined;
-    phases.mark('demo account');
-
-    const metrics = createMetrics(db);
-    const billingLog = logger.child({ component: 'billing' });
-    // Stripe (~80 ms of modules) loads only when billing is configured.
-    const billing =
-      config.billing === undefined
-        ? null
-        : (await import('./billing/index.ts')).createBilling({
-            db,
-            settings: config.billing,
-            accounts: readAccountSettings(config),
-            connection: options.stripeConnection,
-            log: { info: (line) => billingLog.info(line), warn: (line) => billingLog.warn(line) },
-          });
-    const app = await buildApp({
-      db,
-      databaseUrl: connectionString,
-      watchStatus: {
-        preferredShape: config.upstream.shape,
-        controlParts: config.upstream.controlParts,
-      },
-      verifyToken: createTokenVerifier({
-        issuer: config.idp.issuer,
-        audience: config.apiAudience,
-        // The website's client and the macOS app's; tokens of any other client are refused.
-        allowedClientIds:
-          config.idp.kind === 'embedded'
-            ? [config.idp.clientId, DESKTOP_CLIENT_ID]
-            : [config.idp.clientId, config.idp.desktopClientId].filter((id) => id !== undefined),
-      }),
-      website: {
-        auth: {
-          domain: config.idp.issuer.replace(/\/$/, ''),
-          clientId: config.idp.clientId,
-          audience: config.apiAudience,
-        },
-        apiBaseUrl: config.publicUrl,
-        supportEmail: config.supportEmail,
-        supportEndDate: config.supportEndDate,
-        maker: config.maker,
-        isBillingConfigured: billing !== null,
-        macDownloadUrl: config.macDownloadUrl,
-        cookiePrefix: 'shelfwatch_',
-      },
-      resolveMacDownloadUrl:
-        config.macUpdateFeedUrl === null
-          ? undefined
-          : createDownloadLinkResolver({
-              feedUrl: config.macUpdateFeedUrl,
-              fetch,
-              now: Date.now,
-              log: (line) => log.warn(line),
-            }),
-      corsOrigins: [new URL(config.publicUrl).origin, 'app://shelfwatch'],
-      staticDir: WEBSITE_DIR,
-      logger,
-      trustProxy: config.trustProxy,
-      rateLimits: config.rateLimits,
-      notify: { publicUrl: config.publicUrl, twilioAuthToken: config.notify.twilioAuthToken },
-      channels: {
-        settings: config.notify.channels,
-        storePageBaseUrl: config.notify.storePageBaseUrl,
-      },
-      metrics: { registry: metrics, token: config.metrics.token },
-      login: readAccountSettings(config).login,
-      billing,
-    });
-    stoppers.push(async () => app.close());
-    await app.listen({
-      port: config.port,
-      host: config.host,
-      listenTextResolver: (address) => `Website and API listening at ${address}`,
-    });
-    phases.mark('website and API');
-    // `shelfwatch serve` leaves polling and delivery to `shelfwatch worker` processes.
-    if (options.isWorkerIncluded) {
-      // Loaded once the server listens: nothing before needs them (pg-boss, the senders).
-      const [{ startAlertDelivery }, { startConfiguredWatcher }] = await Promise.all([
-        import('./notify/delivery-worker.ts'),
-        import('./watch/start.ts'),
-      ]);
-      const delivery = await startAlertDelivery({
-        db,
-        config,
-        databaseUrl: connectionString,
-        logger: logger.child({ component: 'alerts' }),
-        onSettled: createAlertRecorder(metrics),
-      });
-      stoppers.push(async () => delivery.stop());
-      const watcher = await startConfiguredWatcher({
-        db,
-        config,
-        connectionString,
-        logger,
-        metrics,
-      });
-      stoppers.push(async () => watcher?.stop());
-      phases.mark('alert delivery and watcher');
-    }
-    // Where an unchanged start spends its time (issue 30 asks for 3 s to healthy).
-    log.debug(`Start phases: ${phases.describe()}`);
-    return {
-      db,
-      app,
-      siteUrl: config.publicUrl,
-      issuer: config.idp.issuer,
-      database: source,
-      demo,
-      stop,
-    };
-  } catch (error) {
-    await stop();
-    throw error;
+/** Runs the stoppers, last started first; a failing one is logged and the rest still run. */
+async function stopStack(stack: StackWiring): Promise<void> {
+  for (const stopper of stack.stoppers.reverse()) {
+    await stopper().catch((error: unknown) =>
+      stack.log.error(`shutdown step failed: ${String(error)}`),
+    );
   }
 }
 
+/** The running stack as its starter sees it. */
+function describeRunningStack(
+  stack: StackWiring,
+  parts: { app: FastifyInstance; demo: RunningStack['demo']; source: DatabaseSource },
+): RunningStack {
+  return {
+    db: stack.db,
+    app: parts.app,
+    siteUrl: stack.config.publicUrl,
+    issuer: stack.config.idp.issuer,
+    database: parts.source,
+    demo: parts.demo,
+    stop: async () => stopStack(stack),
+  };
+}
+
 /** Records how long each start step took since the previous one, for the debug line. */
-function createPhaseClock(): { mark: (name: string) => void; describe: () => string } {
+function createPhaseClock(): PhaseClock {
   const steps: string[] = [];
   let last = performance.now();
   return {
@@ -419,15 +200,4 @@ function createPhaseClock(): { mark: (name: string) => void; describe: () => str
 function isServedOverHttps(config: AppConfig): boolean {
   const isIssuerHttps = config.idp.kind === 'embedded' && config.idp.issuer.startsWith('https:');
   return config.publicUrl.startsWith('https:') || isIssuerHttps;
-}
-
-/** Reads a generated secret from `file`, creating it (mode 600) on first use. */
-async function loadOrCreateSecretFile(file: string): Promise<string> {
-  try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch {
-    const secret = randomBytes(24).toString('base64url');
-    await writeFile(file, `${secret}\n`, { mode: 0o600 });
-    return secret;
-  }
 }

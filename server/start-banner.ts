@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AppConfig } from '#server/config/app-config.ts';
-import type { RunningStack } from '#server/stack.ts';
+import type { RunningStack } from './stack.ts';
 
 /** What the start banner reports. */
 export type StartBannerInput = {

@@ -6,10 +6,10 @@ import {
   quietHoursSchema,
 } from '#shared/api/account.ts';
 import { errorBodySchema } from '#shared/api/errors.ts';
-import { deleteOwnAccount, type LoginDirectory } from '#server/accounts/index.ts';
+import { deleteOwnAccount, type LoginDirectory } from './index.ts';
 import type { Db } from '#server/db/database.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { saveAccount, saveQuietHours, toAccount } from '#server/accounts/account-service.ts';
+import { saveAccount, saveQuietHours, toAccount } from './account-service.ts';
 
 /** GET, PATCH and DELETE /v2/account; PATCH /v2/account/quiet-hours. */
 export const accountRoutes: FastifyPluginAsyncZod<{

@@ -10,7 +10,7 @@ import {
   postCheckoutResponseSchema,
 } from '#shared/api/billing.ts';
 import { ERROR_CODES, errorBodySchema } from '#shared/api/errors.ts';
-import type { Billing } from '#server/billing/index.ts';
+import type { Billing } from './index.ts';
 import { createAddressLimitHook } from '#server/http/rate-limits.ts';
 import { AppError } from '#server/base/app-error.ts';
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { formatDiff } from '#shared/catalog/catalog-diff.ts';
 import { loadConfig } from '#server/config/app-config.ts';
 import type { Db } from '#server/db/database.ts';
-import { seedCatalog } from '#server/catalog/catalog-seed.ts';
+import { seedCatalog } from './catalog-seed.ts';
 import { applyCatalogFile, readCatalogFile } from './apply-catalog-file.ts';
 import { syncModelsFromBuyPages } from './sync-models.ts';
 import { loadModelSyncSettings } from './sync-settings.ts';

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import type { Executor } from '#server/db/database.ts';
 import type { Logger } from '#server/logging/logger.ts';
-import { markCatalogChanged } from '#server/catalog/catalog-cache.ts';
+import { markCatalogChanged } from './catalog-cache.ts';
 
 // A catalog change made by another process (`shelfwatch catalog import-models` in a terminal,
 // the sync schedule of another server) reaches this one's caches at once through PostgreSQL

@@ -7,11 +7,7 @@ import type { Db } from '#server/db/database.ts';
 import { listCountries, listStores } from '#server/db/repositories/catalog-repository.ts';
 import { listCurrentProductTypes } from '#server/db/repositories/catalog-changes-repository.ts';
 import { compileResponseSerializer, sendSerializedJson } from '#server/http/json-serializer.ts';
-import {
-  createCachedBody,
-  isEtagMatch,
-  type CachedBodySource,
-} from '#server/catalog/catalog-cache.ts';
+import { createCachedBody, isEtagMatch, type CachedBodySource } from './catalog-cache.ts';
 import { computeExampleInventory } from './example-inventory.ts';
 
 /**

@@ -12,7 +12,7 @@ import {
   upsertCountries,
   upsertStores,
 } from '#server/db/repositories/catalog-repository.ts';
-import { seedBundledCatalog } from '#server/catalog/apply-catalog-file.ts';
+import { seedBundledCatalog } from './apply-catalog-file.ts';
 import { markCatalogChanged } from './catalog-cache.ts';
 
 /**

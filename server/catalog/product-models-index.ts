@@ -1,6 +1,6 @@
 import type { Executor } from '#server/db/database.ts';
 import { listAllProductModels } from '#server/db/repositories/catalog-repository.ts';
-import type { SearchModel } from '#server/db/repositories/searches-repository.ts';
+import type { SearchModel } from '#server/db/repositories/search-cards-repository.ts';
 import { createCachedValue, type CachedValueSource } from './catalog-cache.ts';
 
 /** The models of each product type per country, by display name then part number. */

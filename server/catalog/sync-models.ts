@@ -19,7 +19,7 @@ import {
   writeProductModels,
   writeProductTypes,
 } from '#server/db/repositories/catalog-changes-repository.ts';
-import { markCatalogChanged } from '#server/catalog/catalog-cache.ts';
+import { markCatalogChanged } from './catalog-cache.ts';
 import { notifyCatalogChanged } from './catalog-notify.ts';
 import { getTodayUtc } from './apply-catalog-file.ts';
 

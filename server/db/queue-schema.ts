@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '#server/db/database.ts';
+import type { Db } from './database.ts';
 
 /** PostgreSQL schema pg-boss keeps its queues in (pg-boss's own default). */
 export const QUEUE_SCHEMA = 'pgboss';

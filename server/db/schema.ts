@@ -1,4 +1,9 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type {
+  AvailabilityEventsTable,
+  AvailabilitySnapshotsTable,
+  StoreNeighboursTable,
+} from './availability-schema.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -166,16 +171,6 @@ export type SearchPreferredModelsTable = {
   part_number: string;
 };
 
-/** Latest known pickup status of one part at one store. */
-export type AvailabilitySnapshotsTable = {
-  store_id: string;
-  part_number: string;
-  status: 'available' | 'unavailable' | 'ineligible' | 'unknown';
-  pickup_quote: string | null;
-  observed_at: Date;
-  changed_at: Date;
-};
-
 /**
  * A (covered store, shown model) pair a search shows available now, kept by the writers of
  * snapshots, neighbours, searches and models (search-inventory-repository.ts).
@@ -184,25 +179,6 @@ export type SearchInventoryTable = {
   search_id: string;
   store_id: string;
   part_number: string;
-};
-
-/** Distance between a store and a neighbour as the upstream last reported it. */
-export type StoreNeighboursTable = {
-  store_id: string;
-  neighbour_store_id: string;
-  distance_miles: number;
-  observed_at: Date;
-};
-
-/** Every observed status change of a part at a store: the restock history. */
-export type AvailabilityEventsTable = {
-  id: Generated<string>;
-  store_id: string;
-  part_number: string;
-  from_status: string | null;
-  to_status: string;
-  pickup_quote: string | null;
-  observed_at: Date;
 };
 
 /** One upstream request's worth of work: a product type at a store in a country. */

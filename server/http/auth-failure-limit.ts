@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import {
-  buildTooManyRequestsError,
-  createMinuteLimiter,
-  readAddressKey,
-} from '#server/http/rate-limits.ts';
+import { buildTooManyRequestsError, createMinuteLimiter, readAddressKey } from './rate-limits.ts';
 
 /**
  * Counts 401 answers per client address; once an address has had `perMinute` of them, every

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createMailTransport } from '#server/notify/email-channel.ts';
-import { escapeHtml } from '#server/identity/pages.ts';
+import { escapeHtml } from '#server/base/escape-html.ts';
 
 /** One account email (finish setup, forgot password): plain text and HTML. */
 export type AccountEmail = { to: string; subject: string; text: string; html: string };

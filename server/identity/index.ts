@@ -1,11 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
-import {
-  DEFAULT_LOGIN_LIMITS,
-  toFastifyTrustProxy,
-  type LoginLimitSettings,
-  type TrustProxySetting,
-} from '#server/config/app-config.ts';
+import { DEFAULT_LOGIN_LIMITS, type LoginLimitSettings } from '#server/config/rate-limits.ts';
+import { toFastifyTrustProxy, type TrustProxySetting } from '#server/config/trust-proxy.ts';
 import type { Db } from '#server/db/database.ts';
 import { buildProviderConfiguration, describeProviderError } from './configuration.ts';
 import { registerFaviconRoutes } from './favicon.ts';

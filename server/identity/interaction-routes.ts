@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { z } from 'zod';
-import type { LoginLimitSettings } from '#server/config/app-config.ts';
+import type { LoginLimitSettings } from '#server/config/rate-limits.ts';
 import type { Db } from '#server/db/database.ts';
 import { readAddressKey } from '#server/http/rate-limits.ts';
 import { verifyIdpCredentials } from './idp-accounts.ts';

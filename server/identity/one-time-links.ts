@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Executor } from '#server/db/database.ts';
 import type { AccountTokensTable } from '#server/db/schema.ts';
-import { changeIdpPassword } from '#server/identity/idp-accounts.ts';
+import { changeIdpPassword } from './idp-accounts.ts';
 
 /** What a one-time link is for: the first password of a new account, or a forgotten one. */
 export type OneTimeLinkPurpose = AccountTokensTable['purpose'];

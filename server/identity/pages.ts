@@ -1,17 +1,8 @@
 import { FAVICON_PATH } from './favicon.ts';
+import { escapeHtml } from '#server/base/escape-html.ts';
 
 /** Message shown when a sign-in attempt fails; deliberately silent about which part was wrong. */
 export const WRONG_CREDENTIALS_MESSAGE = 'Wrong email or password.';
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 // Bootstrap 5's look (colours, radii, focus ring) inlined: the provider serves no static files.
 const STYLES = `

@@ -1,5 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from './idp-accounts.ts';
-import { escapeHtml, renderPage } from './pages.ts';
+import { escapeHtml } from '#server/base/escape-html.ts';
+import { renderPage } from './pages.ts';
 
 /** Where the "Forgot password?" form lives at the embedded provider. */
 export const FORGOT_PASSWORD_PATH = '/account/forgot-password';

@@ -1,5 +1,5 @@
 import type { Db } from '#server/db/database.ts';
-import { findIdpAccount } from '#server/identity/idp-accounts.ts';
+import { findIdpAccount } from './idp-accounts.ts';
 import { composeLinkEmail, type AccountMailer } from './account-mail.ts';
 import { buildSetPasswordUrl, issueAccountToken } from './one-time-links.ts';
 

@@ -7,11 +7,8 @@ import {
   setPasswordWithToken,
   SET_PASSWORD_PATH,
   type UnusableLinkReason,
-} from '#server/identity/one-time-links.ts';
-import {
-  requestPasswordReset,
-  type PasswordResetSettings,
-} from '#server/identity/password-reset.ts';
+} from './one-time-links.ts';
+import { requestPasswordReset, type PasswordResetSettings } from './password-reset.ts';
 import { IdpAccountError } from './idp-accounts.ts';
 import type { IdpLogger } from './load-oidc-provider.ts';
 import {

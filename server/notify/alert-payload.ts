@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AlertItem, AlertPayload } from './types.ts';
+import type { AlertItem, AlertPayload } from './alert-types.ts';
 
 const itemFields = {
   modelName: z.string(),

@@ -15,7 +15,7 @@ import type { AttemptOutcome, ClaimedRow } from './outbox-claims.ts';
 import type { PushSender } from './push-channel.ts';
 import { renderAlertEmail, renderAlertPush, renderAlertText } from './templates.ts';
 import type { TextSender } from './text-channel.ts';
-import type { AlertPayload } from './types.ts';
+import type { AlertPayload } from './alert-types.ts';
 import { signUnsubscribeToken } from './unsubscribe-token.ts';
 
 /** Everything one delivery needs besides the row. */

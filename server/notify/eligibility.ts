@@ -1,6 +1,6 @@
 import { getPlan } from '#shared/domain/plans.ts';
 import type { SearchRow, UserRow } from '#server/db/schema.ts';
-import type { AlertChannel } from './types.ts';
+import type { AlertChannel } from './alert-types.ts';
 
 /** Why an alert is not sent after all; stored as the row's last_error. */
 export type SuppressionReason =

@@ -22,13 +22,13 @@ import {
   setTextOptOutByPhone,
   upsertPushSubscription,
 } from '#server/db/repositories/notify-repository.ts';
-import { loadOrCreateNotifySecrets } from '#server/notify/secrets.ts';
+import { loadOrCreateNotifySecrets } from './secrets.ts';
 import {
   renderInvalidLinkPage,
   renderUnsubscribeConfirmPage,
   renderUnsubscribedPage,
-} from '#server/notify/unsubscribe-pages.ts';
-import { verifyUnsubscribeToken } from '#server/notify/unsubscribe-token.ts';
+} from './unsubscribe-pages.ts';
+import { verifyUnsubscribeToken } from './unsubscribe-token.ts';
 import { AppError, invalidInput, notFound } from '#server/base/app-error.ts';
 
 /** Twilio's default opt-out and opt-in keywords (the whole message, any case). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '#server/db/database.ts';
 import { mergeAlertItems, parseAlertPayload } from './alert-payload.ts';
-import type { AlertToEnqueue } from './types.ts';
+import type { AlertToEnqueue } from './alert-types.ts';
 
 /**
  * PostgreSQL channel the delivery worker LISTENs on. NOTIFY is transactional: it reaches

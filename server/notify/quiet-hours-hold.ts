@@ -2,7 +2,7 @@ import type { Executor } from '#server/db/database.ts';
 import { listEnabledQuietHours } from '#server/db/repositories/quiet-hours-repository.ts';
 import { findQuietHoursEnd } from '#shared/domain/quiet-hours.ts';
 import { isAtSearchStore } from './alert-payload.ts';
-import type { AlertToEnqueue } from './types.ts';
+import type { AlertToEnqueue } from './alert-types.ts';
 
 /** A wave's row held until its quiet hours end (see enqueueHeldAlerts). */
 export type HeldAlert = AlertToEnqueue & { notBefore: Date; fallbackKey: string };

@@ -1,4 +1,4 @@
-import type { AttemptOutcome, ClaimedRow } from '#server/notify/outbox-claims.ts';
+import type { AttemptOutcome, ClaimedRow } from './outbox-claims.ts';
 import type { ShelfwatchMetrics } from '#server/ops/metrics.ts';
 
 /**

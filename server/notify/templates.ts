@@ -1,4 +1,5 @@
-import type { AlertItem, AlertPayload } from './types.ts';
+import type { AlertItem, AlertPayload } from './alert-types.ts';
+import { escapeHtml } from '#server/base/escape-html.ts';
 
 /** Links an alert points to; built by the worker from config and the signed token. */
 export type AlertLinks = {
@@ -39,16 +40,6 @@ function formatObservedAt(iso: string): string {
 /** The store's page on Apple's site, when the catalog knows its slug. */
 export function buildStorePageUrl(baseUrl: string, item: AlertItem): string | undefined {
   return item.storeSlug === null ? undefined : `${baseUrl}${encodeURIComponent(item.storeSlug)}`;
-}
-
-/** Escapes text for HTML element content and double-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 /** "3 models at 2 stores": what a wave lists, counted as people would. */

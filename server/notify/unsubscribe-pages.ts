@@ -1,4 +1,4 @@
-import { escapeHtml } from './templates.ts';
+import { escapeHtml } from '#server/base/escape-html.ts';
 
 /** Wraps a message in the small standalone page the unsubscribe link shows. */
 function renderPage(title: string, body: string): string {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildErrorBody, ERROR_CODES } from '#shared/api/errors.ts';
-import type { ShelfwatchMetrics } from '#server/ops/metrics.ts';
+import type { ShelfwatchMetrics } from './metrics.ts';
 
 /** True when the Authorization header carries exactly `Bearer <token>`. */
 function hasMetricsToken(header: string | undefined, token: string): boolean {

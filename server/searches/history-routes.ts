@@ -4,7 +4,7 @@ import { searchParamsSchema } from '#shared/api/searches.ts';
 import { searchHistoryQuerySchema, searchHistorySchema } from '#shared/api/watch.ts';
 import type { Db } from '#server/db/database.ts';
 import { notFound } from '#server/base/app-error.ts';
-import { readSearchHistory } from '#server/watch/reads.ts';
+import { readSearchHistory } from '#server/watch/search-reads.ts';
 import { checkSearchAccess } from './search-routes.ts';
 
 const errors = {

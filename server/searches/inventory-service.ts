@@ -1,14 +1,14 @@
 import type { InventoryStore, SearchInventory } from '#shared/api/inventory.ts';
 import { createBatchLoader } from '#server/db/batch-loader.ts';
 import type { Executor } from '#server/db/database.ts';
+import type { SearchModel } from '#server/db/repositories/search-cards-repository.ts';
 import {
   findManySearchInventorySources,
   type SearchInventorySources,
-  type SearchModel,
-} from '#server/db/repositories/searches-repository.ts';
+} from '#server/db/repositories/search-sources-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { computeStaleAfterMs, readWatchFreshness } from '#server/watch/freshness-status.ts';
-import { describeCheckHealth, describeLateBefore } from '#server/watch/reads.ts';
+import { describeCheckHealth, describeLateBefore } from '#server/watch/search-reads.ts';
 import { notFound } from '#server/base/app-error.ts';
 import type { CachedValueSource } from '#server/catalog/catalog-cache.ts';
 import {

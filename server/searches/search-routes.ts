@@ -12,16 +12,16 @@ import {
 } from '#shared/api/searches.ts';
 import type { Db } from '#server/db/database.ts';
 import { sendSerializedJson } from '#server/http/json-serializer.ts';
-import { createSearchInventoryReader } from '#server/searches/inventory-service.ts';
 import { createCardCatalog } from '#server/catalog/card-catalog.ts';
+import { createSearchInventoryReader } from './inventory-service.ts';
+import { getUserSearch } from './search-cards.ts';
+import { createSearchListCache } from './search-list-cache.ts';
 import {
   createUserSearch,
   deleteUserSearch,
-  getUserSearch,
-  createSearchListCache,
   requireSearchAccess,
   updateUserSearch,
-} from '#server/searches/searches-service.ts';
+} from './searches-service.ts';
 
 const errors = {
   400: errorBodySchema,

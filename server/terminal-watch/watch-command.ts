@@ -1,14 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { Command, InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import notifier from 'node-notifier';
-import { newSearchSchema } from '#shared/api/searches.ts';
-import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
+import { createDesktopCatalog, type DesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import { clampCheckIntervalMinutes } from '#shared/desktop/local-search.ts';
-import {
-  checkCatalogChoice,
-  createLocalSearch,
-  toSearchView,
-} from '#shared/desktop/search-view.ts';
 import { createTokenBucketLimiter, type EndpointShape } from '#shared/upstream/index.ts';
 import {
   DEFAULT_PARTS_PER_REQUEST,
@@ -16,11 +9,27 @@ import {
   createLocalWatcher,
   type LocalAlert,
 } from '#shared/watch/local/index.ts';
+import {
+  wireAddCommand,
+  wireListCommand,
+  wireProductsCommand,
+  wireRemoveCommand,
+} from './search-commands.ts';
 import { openWatchFile } from './watch-file.ts';
 import { formatAlertLine, formatCheckLine, type LineFormat } from './watch-lines.ts';
 
-/** Searches the terminal watcher keeps at most: they share one address's budget at Apple. */
-export const MAX_TERMINAL_SEARCHES = 50;
+/** Adds `shelfwatch watch add|list|remove|run` to the command line. */
+export function registerWatchCommands(program: Command): void {
+  const catalog = createDesktopCatalog();
+  const watch = program
+    .command('watch')
+    .description('watch stores from this terminal, without an account or a server');
+  wireAddCommand(watch, catalog);
+  wireListCommand(watch, catalog);
+  wireRemoveCommand(watch);
+  wireProductsCommand(watch, catalog);
+  wireRunCommand(watch, catalog);
+}
 
 /** Where the watcher asks and how fast; from options, then the server's variables. */
 type UpstreamOptions = { upstream?: string; shape?: string };
@@ -32,15 +41,6 @@ function parseMinutes(value: string): number {
     throw new InvalidArgumentError('must be a number of minutes (1 or more)');
   }
   return minutes;
-}
-
-/** Parses --max-distance in miles (0.5 to 500). */
-function parseMiles(value: string): number {
-  const miles = Number(value);
-  if (!Number.isFinite(miles) || miles < 0.5 || miles > 500) {
-    throw new InvalidArgumentError('must be a distance from 0.5 to 500 miles');
-  }
-  return miles;
 }
 
 /** The upstream base URL: --upstream, else UPSTREAM_BASE_URL, else the embedded simulator's. */
@@ -91,110 +91,16 @@ function notifyDesktop(alert: LocalAlert): void {
   );
 }
 
-/** Adds `shelfwatch watch add|list|remove|run` to the command line. */
-export function registerWatchCommands(program: Command): void {
-  const catalog = createDesktopCatalog();
-  const watch = program
-    .command('watch')
-    .description('watch stores from this terminal, without an account or a server');
+/** The options of `watch run`. */
+type RunOptions = UpstreamOptions & {
+  once?: boolean;
+  json?: boolean;
+  interval: number;
+  notify: boolean;
+};
 
-  watch
-    .command('add')
-    .description('add a search (every model of the product is preferred unless --prefer is given)')
-    .requiredOption('--product <id>', 'product type, e.g. iphone16pro (see `watch products`)')
-    .requiredOption('--store <id>', "Apple's store number, e.g. R095")
-    .option('--no-nearby', 'only the store itself, not the ~11 stores nearest to it')
-    .option('--max-distance <miles>', 'nearby stores only within this distance', parseMiles)
-    .option('--prefer <parts...>', 'part numbers that should alert (default: all models)')
-    .action(
-      async (options: {
-        product: string;
-        store: string;
-        nearby: boolean;
-        maxDistance?: number;
-        prefer?: string[];
-      }) => {
-        const { file, warning } = await openWatchFile();
-        if (warning !== null) console.error(warning);
-        const searches = file.readSearches();
-        if (searches.length >= MAX_TERMINAL_SEARCHES) {
-          throw new Error(`At most ${MAX_TERMINAL_SEARCHES} searches: remove one first.`);
-        }
-        const mismatch = checkCatalogChoice(catalog, options.product, options.store);
-        if (mismatch !== null) throw new Error(mismatch.message);
-        const country = catalog.findStore(options.store)!.country_code;
-        const models = catalog.listModels(options.product, country);
-        const unknown = (options.prefer ?? []).filter(
-          (part) => !models.some((model) => model.part_number === part),
-        );
-        if (unknown.length > 0)
-          throw new Error(`Not a model of ${options.product} here: ${unknown.join(', ')}`);
-        const preferred = options.prefer ?? models.map((model) => model.part_number);
-        const input = newSearchSchema.parse({
-          product_type: options.product,
-          store_id: options.store,
-          include_nearby_store_results: options.nearby,
-          max_distance_miles: options.maxDistance ?? null,
-          product_models: preferred.map((part_number) => ({ part_number, is_preferred: true })),
-        });
-        const search = createLocalSearch(input, catalog, randomUUID(), new Date().toISOString());
-        file.writeSearches([...searches, search]);
-        const view = toSearchView(search, catalog, null);
-        console.log(
-          `Added ${search.id}: ${view.product_name} at ${view.store_name} (${search.preferred_parts.length} preferred models)`,
-        );
-      },
-    );
-
-  watch
-    .command('list')
-    .description('list the searches')
-    .action(async () => {
-      const { file, warning } = await openWatchFile();
-      if (warning !== null) console.error(warning);
-      const searches = file.readSearches();
-      if (searches.length === 0)
-        console.log('No searches yet. Add one with `shelfwatch watch add`.');
-      for (const search of searches) {
-        const view = toSearchView(search, catalog, null);
-        const nearby = search.include_nearby_store_results
-          ? 'with nearby stores'
-          : 'this store only';
-        console.log(
-          `${search.id}  ${view.product_name} at ${view.store_name} (${search.store_id}), ${nearby}, ${search.preferred_parts.length} preferred`,
-        );
-      }
-      console.log(`Kept in ${file.path}`);
-    });
-
-  watch
-    .command('remove')
-    .argument('<id>', 'the search id (or its first 8 characters)')
-    .description('remove a search')
-    .action(async (id: string) => {
-      const { file } = await openWatchFile();
-      const searches = file.readSearches();
-      const matches = searches.filter((search) => search.id === id || search.id.startsWith(id));
-      if (matches.length !== 1) {
-        throw new Error(
-          matches.length === 0 ? `No search ${id}` : `${id} matches several searches`,
-        );
-      }
-      file.writeSearches(searches.filter((search) => search !== matches[0]));
-      console.log(`Removed ${matches[0].id}`);
-    });
-
-  watch
-    .command('products')
-    .description('list product types and the countries where each is sold')
-    .action(() => {
-      // A type is only watched at stores of the countries where it is sold (`add` refuses others).
-      for (const product of catalog.listProducts())
-        console.log(
-          `${product.product_id}  ${product.product_name}  (${product.sold_in.join(', ')})`,
-        );
-    });
-
+/** Adds `watch run`. */
+function wireRunCommand(watch: Command, catalog: DesktopCatalog): void {
   watch
     .command('run')
     .description('check now and then every interval, printing a line per check and per alert')
@@ -207,76 +113,70 @@ export function registerWatchCommands(program: Command): void {
       'where to ask (default UPSTREAM_BASE_URL, else the local simulator)',
     )
     .option('--shape <shape>', 'endpoint shape asked first (default pickup-message)')
-    .action(
-      async (
-        options: UpstreamOptions & {
-          once?: boolean;
-          json?: boolean;
-          interval: number;
-          notify: boolean;
-        },
-      ) => {
-        const format: LineFormat = options.json === true ? 'json' : 'text';
-        const { file, warning } = await openWatchFile();
-        if (warning !== null) console.error(warning);
-        const searches = file.readSearches();
-        if (searches.length === 0)
-          throw new Error('No searches to watch. Add one with `shelfwatch watch add`.');
-        const { baseUrl, shape } = resolveUpstream(options);
-        const pacing = resolvePacing();
-        const watcher = createLocalWatcher({
-          fetch,
-          now: Date.now,
-          random: Math.random,
-          setTimer: (fn, ms) => {
-            const timer = setTimeout(fn, ms);
-            return () => clearTimeout(timer);
-          },
-          // This machine is one address: the server's per-address budget, Apple blocks faster callers.
-          rateLimiter: createTokenBucketLimiter({
-            capacity: pacing.burst,
-            refillPerSecond: pacing.ratePerMinute / 60,
-            now: Date.now,
-            sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-          }),
-          baseUrl,
-          shape,
-          partsPerRequest: pacing.partsPerRequest,
-          catalog,
-          listSearches: () => searches,
-          getSettings: () => ({
-            intervalMinutes: clampCheckIntervalMinutes(options.interval),
-            isNotifying: true,
-            defaultMaxDistanceMiles: null,
-          }),
-          loadState: () => file.readState(),
-          saveState: (state) => file.writeState(state),
-          notify: (alert) => {
-            console.log(formatAlertLine(alert, format));
-            if (options.notify) notifyDesktop(alert);
-          },
-          onCheck: (line) => console.log(formatCheckLine(line, format)),
-        });
-        if (options.once === true) {
-          const report = await watcher.runOnce();
-          // Every planned request failed (nothing asked during a cool-down is not a failure).
-          if (report.failures > 0 && report.answered === 0) process.exitCode = 2;
-          return;
-        }
-        if (format === 'text') {
-          console.log(
-            `Watching ${searches.length} search(es) at ${baseUrl} every ${clampCheckIntervalMinutes(options.interval)} min. Ctrl-C stops.`,
-          );
-        }
-        watcher.start();
-        await new Promise<void>((resolve) => {
-          const stop = () => {
-            watcher.stop();
-            resolve();
-          };
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-        });
-      },
+    .action(async (options: RunOptions) => runWatcher(catalog, options));
+}
+
+/** Checks the watch file's searches once, or every interval until Ctrl-C or SIGTERM. */
+async function runWatcher(catalog: DesktopCatalog, options: RunOptions): Promise<void> {
+  const format: LineFormat = options.json === true ? 'json' : 'text';
+  const { file, warning } = await openWatchFile();
+  if (warning !== null) console.error(warning);
+  const searches = file.readSearches();
+  if (searches.length === 0)
+    throw new Error('No searches to watch. Add one with `shelfwatch watch add`.');
+  const { baseUrl, shape } = resolveUpstream(options);
+  const pacing = resolvePacing();
+  const watcher = createLocalWatcher({
+    fetch,
+    now: Date.now,
+    random: Math.random,
+    setTimer: (fn, ms) => {
+      const timer = setTimeout(fn, ms);
+      return () => clearTimeout(timer);
+    },
+    // This machine is one address: the server's per-address budget, Apple blocks faster callers.
+    rateLimiter: createTokenBucketLimiter({
+      capacity: pacing.burst,
+      refillPerSecond: pacing.ratePerMinute / 60,
+      now: Date.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    }),
+    baseUrl,
+    shape,
+    partsPerRequest: pacing.partsPerRequest,
+    catalog,
+    listSearches: () => searches,
+    getSettings: () => ({
+      intervalMinutes: clampCheckIntervalMinutes(options.interval),
+      isNotifying: true,
+      defaultMaxDistanceMiles: null,
+    }),
+    loadState: () => file.readState(),
+    saveState: (state) => file.writeState(state),
+    notify: (alert) => {
+      console.log(formatAlertLine(alert, format));
+      if (options.notify) notifyDesktop(alert);
+    },
+    onCheck: (line) => console.log(formatCheckLine(line, format)),
+  });
+  if (options.once === true) {
+    const report = await watcher.runOnce();
+    // Every planned request failed (nothing asked during a cool-down is not a failure).
+    if (report.failures > 0 && report.answered === 0) process.exitCode = 2;
+    return;
+  }
+  if (format === 'text') {
+    console.log(
+      `Watching ${searches.length} search(es) at ${baseUrl} every ${clampCheckIntervalMinutes(options.interval)} min. Ctrl-C stops.`,
     );
+  }
+  watcher.start();
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      watcher.stop();
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }

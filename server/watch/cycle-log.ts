@@ -1,4 +1,4 @@
-import type { PollOutcome } from '#server/watch/poll-request.ts';
+import type { PollOutcome } from './poll-request.ts';
 import type { Logger } from '#server/logging/logger.ts';
 
 /** What this process saw of one watch cycle. */

@@ -8,4 +8,4 @@ export * from './egress-agents.ts';
 export * from './poll-job.ts';
 export * from './poll-request.ts';
 export * from './watcher.ts';
-export * from './start.ts';
+export * from './start-watcher.ts';

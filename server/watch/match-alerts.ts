@@ -2,7 +2,7 @@ import { enqueueAlerts, enqueueHeldAlerts } from '#server/notify/outbox.ts';
 import { holdForQuietHours } from '#server/notify/quiet-hours-hold.ts';
 import { sortNearestFirst } from '#server/notify/alert-payload.ts';
 import { listChannelsForSearches } from '#server/db/repositories/channel-repository.ts';
-import type { AlertChannel, AlertItem, AlertToEnqueue } from '#server/notify/types.ts';
+import type { AlertChannel, AlertItem, AlertToEnqueue } from '#server/notify/alert-types.ts';
 import type { Executor } from '#server/db/database.ts';
 import type { UserChannelKind } from '#server/db/schema.ts';
 import { listEventsAfter } from '#server/db/repositories/availability-repository.ts';

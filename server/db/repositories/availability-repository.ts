@@ -1,6 +1,9 @@
 import { sql, type Selectable } from 'kysely';
-import type { Executor } from '../database.ts';
-import type { AvailabilityEventsTable, AvailabilitySnapshotsTable } from '../schema.ts';
+import type {
+  AvailabilityEventsTable,
+  AvailabilitySnapshotsTable,
+} from '#server/db/availability-schema.ts';
+import type { Executor } from '#server/db/database.ts';
 import { refreshPairInventory, refreshSearchInventory } from './search-inventory-repository.ts';
 
 /** A snapshot row. */

@@ -1,6 +1,6 @@
 import { chooseBestPlan, type PlanCode } from '#shared/domain/plans.ts';
 import type { Executor } from '#server/db/database.ts';
-import { announceUserChanges } from '#server/db/repositories/users-repository.ts';
+import { announceUserChanges } from './users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '#server/db/database.ts';
-import { announceSearchChange } from '#server/db/repositories/searches-repository.ts';
+import { announceSearchChange } from './searches-repository.ts';
 import type { PushSubscriptionsTable, SearchRow, UserRow } from '#server/db/schema.ts';
 
 /** A stored browser push subscription. */

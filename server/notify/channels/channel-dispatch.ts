@@ -1,7 +1,7 @@
 import type { Agent } from 'undici';
 import { buildBuyPageUrl } from '#shared/upstream/urls.ts';
 import { loadOnFirstUse } from '#server/base/load-on-first-use.ts';
-import type { ChannelSettings } from '#server/config/app-config.ts';
+import type { ChannelSettings } from '#server/config/notify-settings.ts';
 import type { ChannelHttp } from './channel-http.ts';
 import { readStoredChannel, type StoredChannel } from './channel-config.ts';
 import {

@@ -1,4 +1,4 @@
-import type { AlertItem } from '#server/notify/types.ts';
+import type { AlertItem } from '#server/notify/alert-types.ts';
 /** One model available at one store, as a channel message shows it (the wave's own item type). */
 export type ChannelAlertItem = Omit<AlertItem, 'eventId'>;
 

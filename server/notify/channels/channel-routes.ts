@@ -13,7 +13,7 @@ import {
 import { errorBodySchema } from '#shared/api/errors.ts';
 import { searchParamsSchema } from '#shared/api/searches.ts';
 import type { Db } from '#server/db/database.ts';
-import type { ChannelSettings } from '#server/config/app-config.ts';
+import type { ChannelSettings } from '#server/config/notify-settings.ts';
 import { createChannelDispatcher, DEFAULT_CHANNEL_SETTINGS } from './channel-dispatch.ts';
 import {
   createChannel,
@@ -23,7 +23,7 @@ import {
   requireChannelAccess,
   saveSearchChannels,
   testChannel,
-} from '#server/notify/channels/channels-service.ts';
+} from './channels-service.ts';
 
 const errors = {
   400: errorBodySchema,

@@ -11,9 +11,9 @@ import { getPlan, isPaidPlan, PLANS } from '#shared/domain/plans.ts';
 import type { Db } from '#server/db/database.ts';
 import { findOwnedSearch } from '#server/db/repositories/searches-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { ChannelSendError } from '#server/notify/channels/channel-http.ts';
-import { describeTarget, readStoredChannel } from '#server/notify/channels/channel-config.ts';
-import type { ChannelDispatcher } from '#server/notify/channels/channel-dispatch.ts';
+import { ChannelSendError } from './channel-http.ts';
+import { describeTarget, readStoredChannel } from './channel-config.ts';
+import type { ChannelDispatcher } from './channel-dispatch.ts';
 import {
   countUserChannels,
   deleteUserChannel,
@@ -26,12 +26,8 @@ import {
   resumeUserChannel,
   type UserChannelRow,
 } from '#server/db/repositories/channel-repository.ts';
-import {
-  checkTargetAddress,
-  TargetRefusedError,
-  type TargetPolicy,
-} from '#server/notify/channels/target-guard.ts';
-import { createSigningSecret } from '#server/notify/channels/webhook-sender.ts';
+import { checkTargetAddress, TargetRefusedError, type TargetPolicy } from './target-guard.ts';
+import { createSigningSecret } from './webhook-sender.ts';
 import { AppError, invalidInput, notFound } from '#server/base/app-error.ts';
 
 /** Discord's webhook hosts; others are refused unless private targets are allowed (development). */

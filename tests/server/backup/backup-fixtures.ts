@@ -7,9 +7,7 @@ import {
 import { listProductModels } from '#server/db/repositories/catalog-repository.ts';
 import { loadOrCreateSecret } from '#server/db/repositories/secrets-repository.ts';
 import { findOrCreateUserByIdentity } from '#server/db/repositories/users-repository.ts';
-import {
-  recordUpstreamRequest,
-} from '#server/db/repositories/upstream-requests-repository.ts';
+import { recordUpstreamRequest } from '#server/db/repositories/upstream-requests-repository.ts';
 import { listProductTables } from '#server/backup/product-tables.ts';
 import { upsertPushSubscription } from '#server/db/repositories/notify-repository.ts';
 import { enqueueAlerts } from '#server/notify/outbox.ts';

@@ -11,7 +11,7 @@ import {
   findOrCreateUserByIdentity,
   findUsersByEmail,
 } from '#server/db/repositories/users-repository.ts';
-import { openDatabase, type OpenedDatabase } from '#server/stack.ts';
+import { openDatabase, type OpenedDatabase } from '#server/db/open-database.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 
 const ROOT_DIR = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_LOGIN_LIMITS,
-  DEFAULT_RATE_LIMITS,
-  loadConfig,
-  toFastifyTrustProxy,
-} from '#server/config/app-config.ts';
+import { loadConfig } from '#server/config/app-config.ts';
+import { DEFAULT_LOGIN_LIMITS, DEFAULT_RATE_LIMITS } from '#server/config/rate-limits.ts';
+import { toFastifyTrustProxy } from '#server/config/trust-proxy.ts';
 
 describe('proxy trust and limits configuration', () => {
   it('trusts no proxy and applies the default limits when nothing is set', () => {

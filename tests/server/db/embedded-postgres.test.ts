@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type AppConfig } from '#server/config/app-config.ts';
 import { findRunningPostmaster, parsePostmasterPid } from '#server/db/embedded-postgres.ts';
-import { openDatabase, type OpenedDatabase } from '#server/stack.ts';
+import { openDatabase, type OpenedDatabase } from '#server/db/open-database.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 
 /** The pid of a process that has exited, as a crashed postmaster leaves in its file. */

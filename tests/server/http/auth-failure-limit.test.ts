@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorBodySchema } from '#shared/api/errors.ts';
-import { DEFAULT_RATE_LIMITS } from '#server/config/app-config.ts';
+import { DEFAULT_RATE_LIMITS } from '#server/config/rate-limits.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';
 
 describe('failed authentication limit', () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '#shared/api/errors.ts';
-import { DEFAULT_RATE_LIMITS } from '#server/config/app-config.ts';
+import { DEFAULT_RATE_LIMITS } from '#server/config/rate-limits.ts';
 import { readAddressKey } from '#server/http/rate-limits.ts';
 import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/api-harness.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LOGIN_LIMITS } from '#server/config/app-config.ts';
+import { DEFAULT_LOGIN_LIMITS } from '#server/config/rate-limits.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { startTestIdentityProvider, type TestIdentityProvider } from '#tests/helpers/tokens.ts';
 import { beginAuthorization, postLogin, type PendingAuthorization } from './oidc-flow.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMBEDDED_CLIENT_ID } from '#server/config/app-config.ts';
+import { EMBEDDED_CLIENT_ID } from '#server/config/login-settings.ts';
 import {
   createAccountMailer,
   createFinishSetupLink,

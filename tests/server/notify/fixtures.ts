@@ -10,7 +10,7 @@ import {
   type AlertDelivery,
   type AlertDeliveryOptions,
 } from '#server/notify/delivery-worker.ts';
-import type { AlertChannel, AlertItem, AlertToEnqueue } from '#server/notify/types.ts';
+import type { AlertChannel, AlertItem, AlertToEnqueue } from '#server/notify/alert-types.ts';
 import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueHeldAlerts } from '#server/notify/outbox.ts';
-import type { AlertPayload } from '#server/notify/types.ts';
+import type { AlertPayload } from '#server/notify/alert-types.ts';
 import { createNotifyFixture, type NotifyFixture } from './fixtures.ts';
 
 const END = new Date('2026-11-26T07:00:00.000Z');

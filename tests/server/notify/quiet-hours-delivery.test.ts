@@ -6,7 +6,7 @@ import { loadConfig } from '#server/config/app-config.ts';
 import { updateQuietHours } from '#server/db/repositories/quiet-hours-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { startAlertDelivery, type AlertDelivery } from '#server/notify/delivery-worker.ts';
-import type { AlertPayload } from '#server/notify/types.ts';
+import type { AlertPayload } from '#server/notify/alert-types.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/smtp-sink.ts';
 import {
   listSeedParts,

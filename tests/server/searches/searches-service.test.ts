@@ -10,11 +10,13 @@ import { disableSearchEmailUpdates } from '#server/db/repositories/notify-reposi
 import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import {
   createSearchListCache,
+  SEARCH_LIST_MAX_AGE_MS,
+  type SearchListCache,
+} from '#server/searches/search-list-cache.ts';
+import {
   createUserSearch,
   deleteUserSearch,
-  SEARCH_LIST_MAX_AGE_MS,
   updateUserSearch,
-  type SearchListCache,
 } from '#server/searches/searches-service.ts';
 import { createCardCatalog } from '#server/catalog/card-catalog.ts';
 import { createCountingDatabase, type CountingDatabase } from '#tests/helpers/query-counter.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchRow } from '#server/db/schema.ts';
-import type { AlertPayload } from '#server/notify/types.ts';
+import type { AlertPayload } from '#server/notify/alert-types.ts';
 import {
   listSeedParts,
   listSeedStores,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCycleLog } from '#server/watch/cycle-log.ts';
 import { createLogger, type Logger } from '#server/logging/logger.ts';
 import type { PollOutcome, RunningWatcher } from '#server/watch/index.ts';
-import { startConfiguredWatcher } from '#server/watch/start.ts';
+import { startConfiguredWatcher } from '#server/watch/start-watcher.ts';
 import {
   listSeedParts,
   listSeedStores,

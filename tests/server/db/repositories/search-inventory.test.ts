@@ -9,10 +9,10 @@ import {
   upsertSnapshots,
 } from '#server/db/repositories/availability-repository.ts';
 import { writeProductModels } from '#server/db/repositories/catalog-changes-repository.ts';
+import { listSearchListRowsByUsers } from '#server/db/repositories/search-cards-repository.ts';
 import {
   deleteOwnedSearch,
   insertSearch,
-  listSearchListRowsByUsers,
   replacePreferredParts,
   updateOwnedSearch,
 } from '#server/db/repositories/searches-repository.ts';

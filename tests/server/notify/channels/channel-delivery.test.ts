@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueAlerts } from '#server/notify/outbox.ts';
-import type { AlertToEnqueue } from '#server/notify/types.ts';
+import type { AlertToEnqueue } from '#server/notify/alert-types.ts';
 import {
   createChannel,
   listChannels,

@@ -3,7 +3,7 @@ import type { Executor } from '#server/db/database.ts';
 import {
   findSearchHistorySources,
   type CheckStateColumns,
-} from '#server/db/repositories/searches-repository.ts';
+} from '#server/db/repositories/search-sources-repository.ts';
 import {
   computeStaleAfterMs,
   DEFAULT_STALE_AFTER_MS,

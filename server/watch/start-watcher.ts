@@ -1,6 +1,6 @@
 import type { AppConfig } from '#server/config/app-config.ts';
 import type { Db } from '#server/db/database.ts';
-import { createCycleLog } from '#server/watch/cycle-log.ts';
+import { createCycleLog } from './cycle-log.ts';
 import type { Logger } from '#server/logging/logger.ts';
 import type { ShelfwatchMetrics } from '#server/ops/metrics.ts';
 import { startWatcher, type RunningWatcher } from './watcher.ts';
