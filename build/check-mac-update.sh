@@ -46,19 +46,27 @@ plist_version() { /usr/libexec/PlistBuddy -c 'Print :CFBundleShortVersionString'
 
 home="$work/home"
 mkdir -p "$home"
-HOME="$home" SHELFWATCH_UPDATE_URL="$feed_url" "$app/Contents/MacOS/Shelfwatch" >"$work/app.log" 2>&1 &
+# A release reads no SHELFWATCH_* variable: the feed is the one packed into it (app-update.yml).
+HOME="$home" "$app/Contents/MacOS/Shelfwatch" >"$work/app.log" 2>&1 &
 app_pid=$!
 
-# electron-updater keeps the verified download under ~/Library/Caches/<updaterCacheDirName>.
+# electron-updater keeps the verified download under ~/Library/Caches/<updaterCacheDirName>
+# (Node's home: $HOME); the app's log (electron-log, app.getPath('logs'): macOS's own idea of
+# the home folder, which may ignore $HOME) says "Update ready" once Squirrel.Mac holds it too.
 pending="$home/Library/Caches/shelfwatch-updater/pending"
+app_logs=("$home/Library/Logs/Shelfwatch/main.log" "$HOME/Library/Logs/Shelfwatch/main.log")
 for _ in $(seq 1 120); do
-  if ls "$pending"/*.zip >/dev/null 2>&1 && grep -q 'nativeUpdater.update-downloaded\|Squirrel' "$work/app.log" 2>/dev/null; then
+  if ls "$pending"/*.zip >/dev/null 2>&1 && grep -qs 'Update ready' "${app_logs[@]}"; then
     break
   fi
   sleep 2
 done
 ls "$pending"/*.zip >/dev/null
-sleep 10
+if ! grep -hs 'Update ready' "${app_logs[@]}"; then
+  echo "The app never reported the update ready for Squirrel.Mac:" >&2
+  cat "${app_logs[@]}" "$work/app.log" >&2 2>/dev/null || true
+  exit 1
+fi
 # Quit as a user does (an Apple event: app.quit, then Squirrel installs on the way out).
 osascript -e 'tell application id "app.shelfwatch.desktop" to quit' || kill -TERM "$app_pid"
 wait "$app_pid" || true

@@ -14,6 +14,15 @@ if ! codesign --display --verbose=2 "$app" 2>&1 | grep -q 'Authority=Developer I
   exit 1
 fi
 
+echo "== Entitlements (allow-jit and network.client only)"
+entitlements="$(codesign --display --entitlements - --xml "$app" 2>/dev/null)"
+for unwanted in allow-unsigned-executable-memory disable-library-validation disable-executable-page-protection; do
+  if grep -q "com.apple.security.cs.$unwanted" <<<"$entitlements"; then
+    echo "The app is signed with com.apple.security.cs.$unwanted" >&2
+    exit 1
+  fi
+done
+
 echo "== Gatekeeper"
 spctl --assess --type execute --verbose=4 "$app"
 

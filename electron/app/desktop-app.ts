@@ -24,6 +24,16 @@ export type DesktopAppHandle = {
   showPath: (appPath: string) => void;
 };
 
+/** The log's first line of a run: which version, and whether it can update where it runs. */
+function describeStart(app: ElectronApi['app'], isDevelopment: boolean): string {
+  const where = isDevelopment
+    ? 'in development'
+    : app.isInApplicationsFolder()
+      ? 'from Applications'
+      : 'outside Applications (it cannot update itself there)';
+  return `Shelfwatch ${app.getVersion()} started ${where}`;
+}
+
 /**
  * Starts the macOS app: one window on the app:// protocol, the menu-bar item, native
  * notifications, the local watch loop (paused while the Mac sleeps) and the IPC handlers.
@@ -40,7 +50,11 @@ export async function startDesktopApp(
   }
   await electron.app.whenReady();
   const ctx = await createDesktopContext(electron, options);
-  const notifier = wireNotifications(ctx);
+  ctx.info(describeStart(electron.app, ctx.isDevelopment));
+  const notifications = wireNotifications(ctx);
+  const { notifier } = notifications;
+  // Early: a notification click that launched the app arrives on one of these.
+  wireNotificationHistory(ctx, notifier);
   const watch = wireWatcher(ctx, notifier);
   const account = wireAccount(ctx);
   // Handlers, protocol and permissions are in place before any window asks for them.
@@ -49,17 +63,16 @@ export async function startDesktopApp(
   wirePermissions(ctx);
   wireMenu(ctx, watch);
   wirePower(ctx, watch);
-  const markQuitting = wireLifecycle(ctx, watch);
-  const restartToUpdate = wireUpdates(ctx, { notifier, account, markQuitting });
+  const quitting = wireLifecycle(ctx, watch);
+  const updates = wireUpdates(ctx, { notifier, account, quitting });
   // The login item decides whether a window opens, and the Dock icon is settled before it does.
   const loginItem = wireLoginItem(ctx);
   wireDockIcon(ctx);
   wireWindow(ctx, loginItem);
-  wireTray(ctx, { watch, restartToUpdate });
+  wireTray(ctx, { watch, updates, notifications });
   // Checks begin last: their first status report finds the tray and the window in place.
   watch.watcher.start();
   ctx.state.updates?.start();
-  wireNotificationHistory(ctx, notifier);
   wireMoveToApplications(ctx, loginItem);
   return { getWindow: () => ctx.state.window, showPath: (appPath) => showPath(ctx, appPath) };
 }

@@ -14,14 +14,28 @@ import { createLoginSettingsResolver } from './login-wiring.ts';
 /** Where the main process reports what went wrong. */
 export type DesktopLog = (message: string, error?: unknown) => void;
 
+/** What electron-updater logs through. */
+export type UpdaterLogger = {
+  info: (...args: unknown[]) => void;
+  warn: (...args: unknown[]) => void;
+  error: (...args: unknown[]) => void;
+  debug: (...args: unknown[]) => void;
+};
+
 /** Where the built app's files are and how it is configured. */
 export type DesktopAppOptions = {
   config: DesktopConfig;
   /** Folder of the built main bundle: preload.cjs, renderer/ and tray/ are beside it. */
   bundleDir: string;
   isDevelopment?: boolean;
+  /** Apple and API requests; Electron's net.fetch (Chromium's network stack) unless given. */
   fetch?: typeof fetch;
   log?: DesktopLog;
+  /** Events support reads in the log (a start, a wake, an update). */
+  info?: (message: string) => void;
+  /** The persistent log file "Show Log" reveals; null when there is none. */
+  logFilePath?: string | null;
+  updaterLogger?: UpdaterLogger | null;
 };
 
 /** What changes while the app runs; the wire functions read and set it here, never in globals. */
@@ -38,7 +52,11 @@ export type DesktopState = {
   /** Null without an update feed. */
   updates: UpdateService | null;
   updateState: UpdateState;
-  trayRefresh: ReturnType<typeof setInterval> | null;
+  /**
+   * False from the window's creation until its page has loaded: an app:navigate sent before
+   * then reaches no listener, so the window is loaded at the path instead.
+   */
+  isWindowLoaded: boolean;
 };
 
 /** What every wire function is handed: the app's fixed parts, its state and two late hooks. */
@@ -49,6 +67,9 @@ export type DesktopContext = {
   readonly isDevelopment: boolean;
   readonly fetch: typeof fetch;
   readonly log: DesktopLog;
+  readonly info: (message: string) => void;
+  readonly logFilePath: string | null;
+  readonly updaterLogger: UpdaterLogger | null;
   readonly store: AppStore;
   readonly catalog: DesktopCatalog;
   /** Notices for the window, taken by `notices:take`. */
@@ -65,7 +86,15 @@ export type DesktopContext = {
   refreshTray: () => void;
   /** Tells the App Nap guard, the tray and the window that the watch status changed; set by wireWatcher. */
   reportStatusChange: () => void;
+  /** What a click on an update notification does now (restart, move, show); set by wireUpdates. */
+  openUpdateAction: () => void;
 };
+
+/** Electron's net.fetch as a `fetch`: Chromium's stack, the system proxy, a browser's TLS. */
+export function toNetFetch(net: ElectronApi['net']): typeof fetch {
+  // Looked up at each call, so a test of the real app (mac-smoke) can watch net.fetch.
+  return (input, init) => net.fetch(input instanceof URL ? input.href : input, init);
+}
 
 /** A cancellable timeout, the shape every timed part of the app takes. */
 export const setTimer = (fn: () => void, ms: number) => {
@@ -81,7 +110,7 @@ export async function createDesktopContext(
   const { app } = electron;
   const { config } = options;
   const log = options.log ?? ((message, error) => console.error(message, error ?? ''));
-  const fetchFn = options.fetch ?? fetch;
+  const fetchFn = options.fetch ?? toNetFetch(electron.net);
   const { store, notices } = openAppStore({ cwd: app.getPath('userData') });
   const catalog = createDesktopCatalog();
   const loginSettings = createLoginSettingsResolver(config, fetchFn);
@@ -104,6 +133,9 @@ export async function createDesktopContext(
     isDevelopment: options.isDevelopment ?? false,
     fetch: fetchFn,
     log,
+    info: options.info ?? (() => undefined),
+    logFilePath: options.logFilePath ?? null,
+    updaterLogger: options.updaterLogger ?? null,
     store,
     catalog,
     notices: [...notices],
@@ -117,9 +149,10 @@ export async function createDesktopContext(
       notificationProblem: null,
       updates: null,
       updateState: { status: 'disabled', version: null, message: null },
-      trayRefresh: null,
+      isWindowLoaded: false,
     },
     refreshTray: () => undefined,
     reportStatusChange: () => undefined,
+    openUpdateAction: () => undefined,
   };
 }

@@ -13,7 +13,12 @@ export function applyDockIcon(ctx: DesktopContext, shown: boolean): void {
   else dock.hide();
 }
 
-/** Gives the Dock icon the saved setting at start (after the login item is reconciled). */
+/**
+ * Gives the Dock icon the saved setting at start (after the login item is reconciled). An app
+ * starts with its Dock icon (no LSUIElement in its Info.plist), so only "hidden" needs a call:
+ * dock.show() at every launch would make macOS activate the app and take focus from whatever
+ * the user was doing, a login-item start included.
+ */
 export function wireDockIcon(ctx: DesktopContext): void {
-  applyDockIcon(ctx, ctx.store.get('settings').show_dock_icon);
+  if (!ctx.store.get('settings').show_dock_icon) applyDockIcon(ctx, false);
 }

@@ -8,6 +8,7 @@ import type {
   Menu,
   MenuItemConstructorOptions,
   NativeImage,
+  NativeTheme,
   PowerMonitor,
   Protocol,
   SafeStorage,
@@ -24,6 +25,7 @@ export type ElectronApi = {
   app: Pick<
     App,
     | 'isPackaged'
+    | 'getVersion'
     | 'requestSingleInstanceLock'
     | 'quit'
     | 'whenReady'
@@ -40,7 +42,8 @@ export type ElectronApi = {
   };
   /** Squirrel.Mac: its quitAndInstall closes the windows before before-quit fires. */
   autoUpdater: Pick<AutoUpdater, 'on'>;
-  net: Pick<Net, 'isOnline'>;
+  /** Chromium's network stack: every Apple and API request goes through net.fetch. */
+  net: Pick<Net, 'isOnline' | 'fetch'>;
   powerSaveBlocker: PowerSaveBlockerLike;
   dialog: Pick<Dialog, 'showMessageBox'>;
   BrowserWindow: new (options: BrowserWindowConstructorOptions) => BrowserWindow;
@@ -51,6 +54,7 @@ export type ElectronApi = {
   };
   Notification: NotificationClass;
   Tray: new (image: NativeImage) => {
+    /** The pointer reached the icon: the menu may open next. */
     on: (event: 'mouse-enter', listener: () => void) => unknown;
     setContextMenu: (menu: Menu) => void;
     setToolTip: (text: string) => void;
@@ -62,7 +66,9 @@ export type ElectronApi = {
   };
   nativeImage: { createFromPath: (path: string) => NativeImage };
   powerMonitor: Pick<PowerMonitor, 'on'>;
-  shell: Pick<Shell, 'openExternal'>;
+  shell: Pick<Shell, 'openExternal' | 'showItemInFolder'>;
+  /** The system appearance, for the window's background before its page paints. */
+  nativeTheme: Pick<NativeTheme, 'shouldUseDarkColors' | 'on'>;
   screen: Pick<Screen, 'getAllDisplays'>;
   safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
 };

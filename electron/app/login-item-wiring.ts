@@ -1,6 +1,6 @@
 import type { DesktopContext } from './desktop-context.ts';
 import { reconcileLaunchAtLogin, wasOpenedAtLogin } from './login-item.ts';
-import { offerMoveToApplications } from './move-to-applications.ts';
+import { offerMoveToApplications, type MoveOfferReason } from './move-to-applications.ts';
 
 /**
  * Checks the saved "Open at login" against what macOS reports, with a notice when they
@@ -21,17 +21,25 @@ export function wireLoginItem(ctx: DesktopContext): { isOpenedAtLogin: boolean }
   return { isOpenedAtLogin };
 }
 
-/** Offers once to move a packed app outside /Applications there (not at login, not in development). */
+/** True for a packed app outside /Applications: Squirrel.Mac may not be able to update it. */
+export function isOutsideApplications(ctx: DesktopContext): boolean {
+  const { app } = ctx.electron;
+  return app.isPackaged && !ctx.isDevelopment && !app.isInApplicationsFolder();
+}
+
+/** Offers to move the app to Applications for a reason (see move-to-applications.ts). */
+export function offerMove(ctx: DesktopContext, reason: MoveOfferReason): void {
+  offerMoveToApplications(
+    { app: ctx.electron.app, dialog: ctx.electron.dialog, store: ctx.store, log: ctx.log },
+    reason,
+  ).catch((error: unknown) => ctx.log('Could not offer to move to Applications', error));
+}
+
+/** Offers to move a packed app outside /Applications there (not at login, not in development). */
 export function wireMoveToApplications(
   ctx: DesktopContext,
   loginItem: { isOpenedAtLogin: boolean },
 ): void {
-  const { app } = ctx.electron;
-  if (loginItem.isOpenedAtLogin || !app.isPackaged || ctx.isDevelopment) return;
-  offerMoveToApplications({
-    app,
-    dialog: ctx.electron.dialog,
-    store: ctx.store,
-    log: ctx.log,
-  }).catch((error: unknown) => ctx.log('Could not offer to move to Applications', error));
+  if (loginItem.isOpenedAtLogin || !isOutsideApplications(ctx)) return;
+  offerMove(ctx, { kind: 'launch' });
 }

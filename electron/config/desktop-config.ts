@@ -113,6 +113,20 @@ export function readDesktopConfig(environment: Record<string, string | undefined
   };
 }
 
+/**
+ * The environment a run reads its settings from. A packed (release) app reads none: a
+ * SHELFWATCH_UPSTREAM_URL or SHELFWATCH_SITE_URL left in a developer's shell or set with
+ * `launchctl setenv` would otherwise point a user's app at a simulator or a test site, and
+ * SHELFWATCH_UPSTREAM_BURST could lift the Mac's pacing at Apple. Its update feed is the one
+ * electron-builder packed into it (Resources/app-update.yml).
+ */
+export function selectConfigEnvironment(
+  environment: Record<string, string | undefined>,
+  isPackaged: boolean,
+): Record<string, string | undefined> {
+  return isPackaged ? {} : environment;
+}
+
 /** The OpenID issuer of a login domain: the embedded provider's full URL, or https for Auth0. */
 export function toIssuerUrl(domain: string): string {
   const base = /^https?:\/\//.test(domain) ? domain : `https://${domain}`;

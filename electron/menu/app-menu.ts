@@ -12,6 +12,8 @@ export type AppMenuOptions = {
   onOpenSettings: () => void;
   onCheckNow: () => void;
   onOpenSupport: () => void;
+  /** Reveals the log file support asks for; the item is left out without a log. */
+  onShowLog?: () => void;
 };
 
 /** The application menu's template (pure; the caller builds and sets the Menu). */
@@ -46,16 +48,32 @@ export function buildAppMenuTemplate(options: AppMenuOptions): MenuItemConstruct
       }
     : {
         label: 'File',
-        submenu: [settingsItem, checkNowItem, { type: 'separator' }, { role: 'quit' }],
+        submenu: [
+          settingsItem,
+          checkNowItem,
+          { type: 'separator' },
+          { role: 'close' },
+          { role: 'quit' },
+        ],
       };
+  // macOS's Window menu role has no Close item, so ⌘W needs a File menu that carries it
+  // (role 'close': "Close Window", CmdOrCtrl+W); the window then hides as its red button does.
+  const fileMenu: MenuItemConstructorOptions[] = isMac
+    ? [{ label: 'File', submenu: [{ role: 'close' }] }]
+    : [];
+  const logItems: MenuItemConstructorOptions[] =
+    options.onShowLog === undefined
+      ? []
+      : [{ type: 'separator' }, { label: 'Show Log', click: options.onShowLog }];
   return [
     firstMenu,
+    ...fileMenu,
     { role: 'editMenu' },
     { label: 'View', submenu: buildViewItems(options.isDevelopment ?? false) },
     { role: 'windowMenu' },
     {
       role: 'help',
-      submenu: [{ label: `${appName} Support`, click: options.onOpenSupport }],
+      submenu: [{ label: `${appName} Support`, click: options.onOpenSupport }, ...logItems],
     },
   ];
 }

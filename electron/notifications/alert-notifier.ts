@@ -41,8 +41,14 @@ export type AppNotification = {
   title: string;
   body: string;
   searchId?: string;
-  /** Apple's page of the store, offered as an "Open Store Page" action. */
-  storePageUrl?: string;
+  /** The store of a stock alert: its Apple page is offered as "Open Store Page". */
+  storeId?: string;
+  /**
+   * Names a notification that is not about a search (`update:0.2.0`): its click, now or
+   * after a relaunch, goes to `onActivate` with this name.
+   */
+  activationId?: string;
+  silent?: boolean;
 };
 
 /** Raises native notifications and routes their clicks. */
@@ -57,8 +63,12 @@ export type AlertNotifier = {
 
 /** The id prefix of a search's notifications; the search id follows it. */
 const SEARCH_ID_PREFIX = 'search:';
+/** The id prefix of the app's other notifications; the activation id follows it. */
+const APP_ID_PREFIX = 'app:';
 const OPEN_SEARCH_ACTION = 'Open Search';
 const OPEN_STORE_ACTION = 'Open Store Page';
+/** Index of "Open Store Page" among a stock alert's actions. */
+const OPEN_STORE_ACTION_INDEX = 1;
 
 /** Title and body of a stock alert: what is in stock, where, and how far away. */
 export function formatAlertNotification(alert: LocalAlert): { title: string; body: string } {
@@ -73,11 +83,32 @@ export function formatAlertNotification(alert: LocalAlert): { title: string; bod
   };
 }
 
+/**
+ * The id of a search's notification: `search:<search id>:<time>[:<store id>]`. Notification
+ * Center keeps only the id, title and body of a delivered notification (not its actions), so
+ * the store travels in the id for "Open Store Page" to work after a relaunch.
+ */
+export function buildSearchNotificationId(
+  searchId: string,
+  time: number,
+  storeId?: string,
+): string {
+  return `${SEARCH_ID_PREFIX}${searchId}:${time}${storeId === undefined ? '' : `:${storeId}`}`;
+}
+
+/** The search (and store) a notification id of this app names, or null. */
+export function readNotificationTarget(
+  notificationId: string | undefined,
+): { searchId: string; storeId?: string } | null {
+  if (notificationId === undefined || !notificationId.startsWith(SEARCH_ID_PREFIX)) return null;
+  const [searchId, , storeId] = notificationId.slice(SEARCH_ID_PREFIX.length).split(':');
+  if (searchId === undefined || searchId === '') return null;
+  return storeId === undefined || storeId === '' ? { searchId } : { searchId, storeId };
+}
+
 /** The search a notification id of this app names, or null. */
 export function readSearchIdOf(notificationId: string | undefined): string | null {
-  if (notificationId === undefined || !notificationId.startsWith(SEARCH_ID_PREFIX)) return null;
-  const searchId = notificationId.slice(SEARCH_ID_PREFIX.length).split(':')[0];
-  return searchId === undefined || searchId === '' ? null : searchId;
+  return readNotificationTarget(notificationId)?.searchId ?? null;
 }
 
 /**
@@ -90,8 +121,10 @@ export function createAlertNotifier(deps: {
   openSearch: (searchId: string) => void;
   /** Opens an address of the allow-list (the store page action). */
   openUrl?: (url: string) => void;
-  /** The store page of an alert, when Apple has one for the store. */
-  findStorePageUrl?: (alert: LocalAlert) => string | null;
+  /** Apple's page of a store, when it has one. */
+  findStorePageUrl?: (storeId: string) => string | null;
+  /** A click on a notification that is not about a search, by its activation id. */
+  onActivate?: (activationId: string) => void;
   /** macOS refused a notification (error as Electron reports it). */
   onFailed?: (error: string) => void;
   /** A notification was shown: whatever failed before works now. */
@@ -102,24 +135,28 @@ export function createAlertNotifier(deps: {
   const pending = new Set<NotificationLike>();
   const now = deps.now ?? Date.now;
 
-  const attach = (
-    notification: NotificationLike,
-    target: { searchId?: string; storePageUrl?: string },
-  ) => {
-    pending.add(notification);
-    notification.on('click', () => {
+  const attach = (notification: NotificationLike, id: string | undefined) => {
+    const target = readNotificationTarget(id);
+    const activate = (actionIndex?: number) => {
       pending.delete(notification);
-      if (target.searchId !== undefined) deps.openSearch(target.searchId);
-    });
-    notification.on('action', (event, index) => {
-      pending.delete(notification);
-      // Electron 45 puts the index on the event; the second argument is its deprecated form.
-      const actionIndex = (event as { actionIndex?: number } | null)?.actionIndex ?? index;
-      if (actionIndex === 1 && target.storePageUrl !== undefined) {
-        deps.openUrl?.(target.storePageUrl);
-      } else if (target.searchId !== undefined) {
-        deps.openSearch(target.searchId);
+      if (target === null) {
+        if (id?.startsWith(APP_ID_PREFIX) === true) {
+          deps.onActivate?.(id.slice(APP_ID_PREFIX.length));
+        }
+        return;
       }
+      const pageUrl =
+        actionIndex === OPEN_STORE_ACTION_INDEX && target.storeId !== undefined
+          ? (deps.findStorePageUrl?.(target.storeId) ?? null)
+          : null;
+      if (pageUrl !== null) deps.openUrl?.(pageUrl);
+      else deps.openSearch(target.searchId);
+    };
+    pending.add(notification);
+    notification.on('click', () => activate());
+    notification.on('action', (event, index) => {
+      // Electron 45 puts the index on the event; the second argument is its deprecated form.
+      activate((event as { actionIndex?: number } | null)?.actionIndex ?? index);
     });
     notification.on('close', () => pending.delete(notification));
     notification.on('failed', (_event, error) => {
@@ -130,53 +167,53 @@ export function createAlertNotifier(deps: {
     notification.on('show', () => deps.onShown?.());
   };
 
-  const show = ({ title, body, searchId, storePageUrl }: AppNotification) => {
+  const show = ({ title, body, searchId, storeId, activationId, silent }: AppNotification) => {
     if (!deps.Notification.isSupported()) {
       deps.log?.(`Notifications are not supported here: ${title}`);
       deps.onFailed?.('Notifications are not supported on this Mac.');
       return;
     }
-    const actions =
+    const hasStorePage =
+      storeId !== undefined && (deps.findStorePageUrl?.(storeId) ?? null) !== null;
+    const options: NotificationOptions =
       searchId === undefined
-        ? undefined
-        : [
-            { type: 'button' as const, text: OPEN_SEARCH_ACTION },
-            ...(storePageUrl === undefined
-              ? []
-              : [{ type: 'button' as const, text: OPEN_STORE_ACTION }]),
-          ];
-    const notification = new deps.Notification({
-      title,
-      body,
-      ...(searchId === undefined
-        ? {}
+        ? {
+            title,
+            body,
+            silent,
+            ...(activationId === undefined ? {} : { id: `${APP_ID_PREFIX}${activationId}` }),
+          }
         : {
-            id: `${SEARCH_ID_PREFIX}${searchId}:${now()}`,
+            title,
+            body,
+            silent,
+            id: buildSearchNotificationId(searchId, now(), hasStorePage ? storeId : undefined),
             groupId: `${SEARCH_ID_PREFIX}${searchId}`,
-            actions,
-          }),
-    });
-    attach(notification, { searchId, storePageUrl });
+            actions: [
+              { type: 'button', text: OPEN_SEARCH_ACTION },
+              ...(hasStorePage ? [{ type: 'button' as const, text: OPEN_STORE_ACTION }] : []),
+            ],
+          };
+    const notification = new deps.Notification(options);
+    attach(notification, options.id);
     notification.show();
   };
 
   return {
     notifyAlert: (alert) => {
       if (!deps.isEnabled()) return;
-      show({
-        ...formatAlertNotification(alert),
-        searchId: alert.searchId,
-        storePageUrl: deps.findStorePageUrl?.(alert) ?? undefined,
-      });
+      show({ ...formatAlertNotification(alert), searchId: alert.searchId, storeId: alert.storeId });
     },
     show,
     attachHistory: async () => {
       const delivered = (await deps.Notification.getHistory?.()) ?? [];
       let attached = 0;
       for (const notification of delivered) {
-        const searchId = readSearchIdOf(notification.id);
-        if (searchId === null) continue;
-        attach(notification, { searchId });
+        const isOurs =
+          readNotificationTarget(notification.id) !== null ||
+          notification.id?.startsWith(APP_ID_PREFIX) === true;
+        if (!isOurs) continue;
+        attach(notification, notification.id);
         attached += 1;
       }
       return attached;

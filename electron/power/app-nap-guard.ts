@@ -1,12 +1,13 @@
 import type { DesktopWatchStatus } from '#shared/desktop/local-search.ts';
 
-// App Nap: macOS slows the timers of an app with no visible window, which is how this app
-// spends most of its life, so a check due at 10:05 could run minutes late. A
-// 'prevent-app-suspension' power save blocker keeps the timers on time; holding it always would
-// cost battery, so it is held only from shortly before a check is due until that check ends.
-
-/** How long before a due check the blocker starts (App Nap may delay this timer a little too). */
-export const APP_NAP_LEAD_MS = 60_000;
+// Electron's 'prevent-app-suspension' blocker is, on macOS, an IOKit "no idle sleep" power
+// assertion (Electron: "keeps system active but allows screen to be turned off"), not merely
+// an App Nap opt-out. Held from a minute before each due check, as this app once did, it kept
+// a Mac on a 1-minute interval from ever sleeping when idle. So it is held only while a check
+// runs: a check takes seconds, and idle sleep in the middle of one would fail its requests and
+// back the stores off. Between checks the app may nap: macOS then runs its timers late by
+// seconds to about a minute, which a watch every 1 to 60 minutes tolerates (the next check is
+// planned from the last one, so a late one does not drift the schedule).
 
 /** The slice of Electron's powerSaveBlocker used. */
 export type PowerSaveBlockerLike = {
@@ -14,7 +15,7 @@ export type PowerSaveBlockerLike = {
   stop: (id: number) => unknown;
 };
 
-/** Holds off App Nap around due checks. */
+/** Keeps the Mac awake for the length of a check, and only then. */
 export type AppNapGuard = {
   /** Call with every watch status change. */
   update: (status: DesktopWatchStatus) => void;
@@ -23,63 +24,20 @@ export type AppNapGuard = {
 };
 
 /** Creates the guard. */
-export function createAppNapGuard(deps: {
-  powerSaveBlocker: PowerSaveBlockerLike;
-  setTimer: (fn: () => void, ms: number) => () => void;
-  now: () => number;
-}): AppNapGuard {
+export function createAppNapGuard(deps: { powerSaveBlocker: PowerSaveBlockerLike }): AppNapGuard {
   let blockerId: number | null = null;
-  let cancelTimer: (() => void) | null = null;
-  let plannedFor: number | null = null;
-
-  const hold = () => {
-    blockerId ??= deps.powerSaveBlocker.start('prevent-app-suspension');
-  };
   const release = () => {
     if (blockerId === null) return;
     deps.powerSaveBlocker.stop(blockerId);
     blockerId = null;
   };
-  const cancel = () => {
-    cancelTimer?.();
-    cancelTimer = null;
-    plannedFor = null;
-  };
-
   return {
     update: (status) => {
-      if (status.state === 'checking') {
-        cancel();
-        hold();
-        return;
-      }
-      const dueAt = status.next_check_at === null ? null : Date.parse(status.next_check_at);
-      if (status.state === 'paused' || dueAt === null || Number.isNaN(dueAt)) {
-        cancel();
-        release();
-        return;
-      }
-      const wait = dueAt - APP_NAP_LEAD_MS - deps.now();
-      if (wait <= 0) {
-        cancel();
-        hold();
-        return;
-      }
-      // The check ended and the next one is far off: sleep freely until shortly before it.
-      release();
-      if (plannedFor === dueAt) return;
-      cancel();
-      plannedFor = dueAt;
-      cancelTimer = deps.setTimer(() => {
-        cancelTimer = null;
-        plannedFor = null;
-        hold();
-      }, wait);
+      if (status.state === 'checking')
+        blockerId ??= deps.powerSaveBlocker.start('prevent-app-suspension');
+      else release();
     },
     isHolding: () => blockerId !== null,
-    stop: () => {
-      cancel();
-      release();
-    },
+    stop: release,
   };
 }

@@ -66,6 +66,24 @@ const MISMATCH_REASONS: Readonly<Record<'product_type' | 'store_id', string>> = 
   store_id: "That store isn't in Shelfwatch's store list. Please choose another store.",
 };
 
+/** Oldest first, as the API lists an account's searches (and the free one is the oldest). */
+function compareByAge(a: LocalSearch, b: LocalSearch): number {
+  return a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+}
+
+/**
+ * The searches the watch loop checks: all of them while logged in; logged out, only as many
+ * as the free app allows, the oldest first. The others stay saved (and come back at the next
+ * login) but no longer cost requests at Apple.
+ */
+export function selectWatchedSearches(
+  searches: readonly LocalSearch[],
+  isUnlimited: boolean,
+): LocalSearch[] {
+  const ordered = [...searches].sort(compareByAge);
+  return isUnlimited ? ordered : ordered.slice(0, FREE_LOCAL_SEARCH_LIMIT);
+}
+
 /** Creates the service; every method throws DesktopError for what the user can fix. */
 export function createLocalSearchService(deps: LocalSearchServiceDeps): LocalSearchService {
   const { storage, watch, catalog } = deps;
@@ -92,10 +110,7 @@ export function createLocalSearchService(deps: LocalSearchServiceDeps): LocalSea
 
   return {
     // Oldest first, as the API lists an account's searches.
-    list: () =>
-      [...storage.readSearches()]
-        .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
-        .map(view),
+    list: () => [...storage.readSearches()].sort(compareByAge).map(view),
     get: (id) => view(find(id)),
     create: (input) => {
       const searches = storage.readSearches();

@@ -25,7 +25,13 @@ export const appStoreDataSchema = z.object({
   window: z.object({ bounds: savedWindowBoundsSchema.optional() }),
   notices: z.array(desktopNoticeSchema),
   /** Questions the app asks once: a "No" is remembered. */
-  prompts: z.object({ move_to_applications_declined: z.boolean() }),
+  prompts: z.object({
+    move_to_applications_declined: z.boolean(),
+    /** The update version the move was last offered for (each new one asks again). */
+    move_offered_version: z.string().nullable().optional(),
+    /** When the user was last told an update cannot be installed here (once a day at most). */
+    update_blocked_told_at: z.number().nullable().optional(),
+  }),
 });
 /** The store's data. */
 export type AppStoreData = z.infer<typeof appStoreDataSchema>;

@@ -1,20 +1,28 @@
-import type { MenuItemConstructorOptions } from 'electron';
 import type { AppUpdater, UpdateDownloadedEvent, UpdateInfo } from 'electron-updater';
+import {
+  describeBlockedUpdate,
+  describeInstallFailure,
+  describeUpdateError,
+  isReadOnlyVolumeError,
+  type UpdateState,
+} from './update-messages.ts';
+
+export {
+  buildUpdateMenuItems,
+  describeUpdateProblem,
+  formatUpdateNotification,
+  type UpdateMenuActions,
+  type UpdateState,
+} from './update-messages.ts';
 
 // Updates through electron-updater: a generic feed (SHELFWATCH_UPDATE_URL, the folder the
 // files of release/ are served from: latest-mac.yml beside the zips). A GitHub releases feed
 // works the same way with `setFeedURL({ provider: 'github', owner, repo })`. electron-updater
-// checks the download's sha512 against latest-mac.yml and, on macOS, Squirrel.Mac checks the
-// code signature before installing.
-
-/** Where the update stands, for the tray and the notification. */
-export type UpdateState = {
-  status: 'disabled' | 'idle' | 'checking' | 'downloading' | 'ready' | 'error';
-  /** The version found (downloading or ready). */
-  version: string | null;
-  /** Why the last check failed, in words. */
-  message: string | null;
-};
+// checks the download's sha512 against latest-mac.yml, then hands it to Squirrel.Mac (Electron's
+// native autoUpdater) through a local proxy; Squirrel checks the code signature and is the one
+// that installs. So the update is only "ready" once Squirrel reports it downloaded: before
+// that "Restart to Update" would wait for Squirrel forever, and Squirrel refuses outright
+// when the app runs from a disk image or a translocated copy (read-only volume).
 
 /** The parts of electron-updater's AppUpdater the service drives. */
 export type UpdaterLike = Pick<
@@ -27,18 +35,31 @@ export type UpdaterLike = Pick<
   | 'autoInstallOnAppQuit'
 >;
 
+/** Squirrel.Mac as Electron exposes it: it reports when it holds the update. */
+export type NativeUpdaterLike = {
+  on: (event: 'update-downloaded', listener: () => void) => unknown;
+};
+
 /** Checks on start and every six hours; downloads in the background. */
 export const UPDATE_CHECK_INTERVAL_MS = 6 * 60 * 60_000;
 /** A check skipped for a login in flight is retried this much later. */
 const LOGIN_RETRY_MS = 60_000;
+/**
+ * How long "Restart to Update" may take to quit the app. Squirrel.Mac quits within seconds
+ * once it installs; an app still running after this did not, and goes back to watching.
+ */
+export const INSTALL_TIMEOUT_MS = 20_000;
 
 /** The update service of the app. */
 export type UpdateService = {
   start: () => void;
   checkNow: () => Promise<UpdateState>;
-  restartToUpdate: () => void;
+  /** Quits and installs a ready update; false when there is none to install. */
+  restartToUpdate: () => boolean;
   getState: () => UpdateState;
   stop: () => void;
+  /** Plans the next check again after stop() (a restart that did not happen). */
+  resume: () => void;
 };
 
 /**
@@ -50,11 +71,15 @@ export type UpdateFeed = { url: string } | 'packed' | null;
 /** Creates the service; without a feed it stays disabled and never touches the network. */
 export function createUpdateService(deps: {
   updater: UpdaterLike;
+  /** Squirrel.Mac; without it an update is ready as soon as electron-updater has it. */
+  nativeUpdater?: NativeUpdaterLike;
   feed: UpdateFeed;
   isLoginInFlight: () => boolean;
   setTimer: (fn: () => void, ms: number) => () => void;
   log: (message: string, error?: unknown) => void;
   onStateChange: (state: UpdateState) => void;
+  /** "Restart to Update" did not quit the app: it threw, Squirrel refused, or nothing happened. */
+  onInstallFailed?: (state: UpdateState) => void;
 }): UpdateService {
   let state: UpdateState = {
     status: deps.feed === null ? 'disabled' : 'idle',
@@ -62,7 +87,10 @@ export function createUpdateService(deps: {
     message: null,
   };
   let cancelTimer: (() => void) | null = null;
+  let cancelInstallTimer: (() => void) | null = null;
   let isStarted = false;
+  let isAwaitingSquirrel = false;
+  let isInstalling = false;
   const setState = (next: UpdateState) => {
     state = next;
     deps.onStateChange(state);
@@ -85,10 +113,44 @@ export function createUpdateService(deps: {
       // A failed download is reported through the 'error' event; the promise must not go unhandled.
       result?.downloadPromise?.catch(() => undefined);
     } catch (error) {
-      deps.log('Update check failed', error);
-      setState({ status: 'error', version: state.version, message: describeUpdateError(error) });
+      onError(error);
     }
     return state;
+  };
+
+  const failInstall = (error: unknown) => {
+    if (!isInstalling) return;
+    isInstalling = false;
+    cancelInstallTimer?.();
+    cancelInstallTimer = null;
+    deps.log('Restart to Update did not install the update', error);
+    const { version } = state;
+    setState(
+      isReadOnlyVolumeError(error)
+        ? { status: 'blocked', version, message: describeBlockedUpdate(version) }
+        : { status: 'failed', version, message: describeInstallFailure(version, error) },
+    );
+    deps.onInstallFailed?.(state);
+  };
+
+  const onError = (error: unknown) => {
+    if (isInstalling) {
+      failInstall(error);
+      return;
+    }
+    const wasAwaitingSquirrel = isAwaitingSquirrel;
+    isAwaitingSquirrel = false;
+    const { version } = state;
+    if (isReadOnlyVolumeError(error)) {
+      setState({ status: 'blocked', version, message: describeBlockedUpdate(version) });
+      return;
+    }
+    deps.log('Update failed', error);
+    setState(
+      wasAwaitingSquirrel
+        ? { status: 'failed', version, message: describeInstallFailure(version, error) }
+        : { status: 'error', version, message: describeUpdateError(error) },
+    );
   };
 
   const listen = () => {
@@ -102,13 +164,21 @@ export function createUpdateService(deps: {
     updater.on('update-available', (info: UpdateInfo) =>
       setState({ status: 'downloading', version: info.version, message: null }),
     );
-    updater.on('update-downloaded', (event: UpdateDownloadedEvent) =>
-      setState({ status: 'ready', version: event.version, message: null }),
-    );
-    updater.on('error', (error: Error) => {
-      deps.log('Update failed', error);
-      setState({ status: 'error', version: state.version, message: describeUpdateError(error) });
+    updater.on('update-downloaded', (event: UpdateDownloadedEvent) => {
+      if (deps.nativeUpdater === undefined) {
+        setState({ status: 'ready', version: event.version, message: null });
+        return;
+      }
+      // Verified and handed to Squirrel.Mac, which now fetches it from the local proxy.
+      isAwaitingSquirrel = true;
+      setState({ status: 'downloading', version: event.version, message: null });
     });
+    deps.nativeUpdater?.on('update-downloaded', () => {
+      if (!isAwaitingSquirrel) return;
+      isAwaitingSquirrel = false;
+      setState({ status: 'ready', version: state.version, message: null });
+    });
+    updater.on('error', (error: Error) => onError(error));
   };
 
   return {
@@ -116,6 +186,7 @@ export function createUpdateService(deps: {
       if (deps.feed === null || isStarted) return;
       isStarted = true;
       deps.updater.autoDownload = true;
+      // Squirrel.Mac fetches the update as soon as it is verified, and installs it on any quit.
       deps.updater.autoInstallOnAppQuit = true;
       if (deps.feed !== 'packed')
         deps.updater.setFeedURL({ provider: 'generic', url: deps.feed.url });
@@ -124,39 +195,26 @@ export function createUpdateService(deps: {
     },
     checkNow,
     restartToUpdate: () => {
-      if (state.status === 'ready') deps.updater.quitAndInstall();
+      if (state.status !== 'ready' || isInstalling) return false;
+      isInstalling = true;
+      cancelInstallTimer = deps.setTimer(
+        () => failInstall(new Error('Shelfwatch did not restart to install it.')),
+        INSTALL_TIMEOUT_MS,
+      );
+      try {
+        deps.updater.quitAndInstall();
+      } catch (error) {
+        failInstall(error);
+      }
+      return true;
     },
     getState: () => state,
     stop: () => {
       cancelTimer?.();
       cancelTimer = null;
     },
-  };
-}
-
-/** A failure in words: a refused checksum reads differently from an unreachable feed. */
-function describeUpdateError(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  if (/sha512|checksum/i.test(text))
-    return 'The downloaded update did not match its checksum and was discarded.';
-  if (/ENOTFOUND|ECONNREFUSED|ETIMEDOUT|net::/i.test(text))
-    return 'The update server could not be reached.';
-  return `The update could not be installed: ${text.split('\n')[0]}`;
-}
-
-/** The tray's "Restart to Update" item while a downloaded update waits. */
-export function buildUpdateMenuItems(
-  state: UpdateState,
-  restart: () => void,
-): MenuItemConstructorOptions[] {
-  if (state.status !== 'ready') return [];
-  return [{ label: `Restart to Update (${state.version ?? 'new version'})`, click: restart }];
-}
-
-/** The notification shown once an update is ready. */
-export function formatUpdateNotification(state: UpdateState): { title: string; body: string } {
-  return {
-    title: 'Shelfwatch update ready',
-    body: `Version ${state.version ?? ''} is downloaded. Choose "Restart to Update" in the menu bar.`,
+    resume: () => {
+      if (isStarted) schedule(UPDATE_CHECK_INTERVAL_MS);
+    },
   };
 }

@@ -25,6 +25,17 @@ export const WINDOW_SECURITY_PREFERENCES = {
   safeDialogs: true,
 } as const satisfies WebPreferences;
 
+/**
+ * The window's background before the page paints, as the shared screens' body in each
+ * appearance (Bootstrap's light and dark `--bs-body-bg`): no white flash in dark mode.
+ */
+export const WINDOW_BACKGROUNDS = { light: '#ffffff', dark: '#212529' } as const;
+
+/** The background for the system appearance (nativeTheme.shouldUseDarkColors). */
+export function selectWindowBackground(isDark: boolean): string {
+  return isDark ? WINDOW_BACKGROUNDS.dark : WINDOW_BACKGROUNDS.light;
+}
+
 /** Where the window opens: a remembered position (optional) and size. */
 export type WindowBounds = { x?: number; y?: number; width: number; height: number };
 
@@ -32,6 +43,8 @@ export type WindowBounds = { x?: number; y?: number; width: number; height: numb
 export function buildMainWindowOptions(options: {
   preloadPath: string;
   bounds?: WindowBounds;
+  /** The system appearance is dark (nativeTheme.shouldUseDarkColors). */
+  isDark?: boolean;
 }): BrowserWindowConstructorOptions {
   const bounds: WindowBounds = options.bounds ?? DEFAULT_WINDOW_SIZE;
   return {
@@ -43,7 +56,7 @@ export function buildMainWindowOptions(options: {
     title: 'Shelfwatch',
     // Shown on 'ready-to-show' so the user never sees an empty white frame.
     show: false,
-    backgroundColor: '#ffffff',
+    backgroundColor: selectWindowBackground(options.isDark === true),
     webPreferences: {
       ...WINDOW_SECURITY_PREFERENCES,
       spellcheck: false,

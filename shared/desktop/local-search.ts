@@ -102,6 +102,8 @@ export const desktopWatchStatusSchema = z.object({
   notification_problem: z.string().nullable().optional(),
   /** True after a wake until the network is back (checks wait rather than fail). */
   is_waiting_for_network: z.boolean().optional(),
+  /** Why a downloaded update cannot be installed, and what to do; set by the app, else null. */
+  update_problem: z.string().nullable().optional(),
 });
 /** The watch loop's status. */
 export type DesktopWatchStatus = z.infer<typeof desktopWatchStatusSchema>;

@@ -3,9 +3,18 @@
 // desktop harness sends them to the test process over IPC); the test answers with commands.
 // It must never be kinder than Electron 45: quitting closes every window first (a window whose
 // 'close' is prevented cancels the quit), the native autoUpdater's quitAndInstall closes the
-// windows before before-quit fires, notifications can fail, and the network can be offline.
+// windows before before-quit fires and can fail (fake-squirrel.ts), notifications can fail,
+// the network can be offline or say it is online with no route (fake-net.ts), and the tray's
+// menu can be open while the app replaces it (fake-tray.ts).
 import { EventEmitter } from 'node:events';
-import http from 'node:http';
+import { createFakeNet, type NetFetchEvent } from './fake-net.ts';
+import {
+  createFakeNotifications,
+  type LaunchNotification,
+  type NotificationEvent,
+} from './fake-notifications.ts';
+import { createFakeSquirrel } from './fake-squirrel.ts';
+import { createFakeTray, FakeMenu, type MenuItem, type TrayEvent } from './fake-tray.ts';
 
 /** Messages the fake sends about what the app did. */
 export type FakeElectronEvent =
@@ -13,18 +22,14 @@ export type FakeElectronEvent =
   | { type: 'load-url'; windowId: number; url: string }
   | { type: 'window-call'; windowId: number; method: string }
   | { type: 'renderer-event'; channel: string; payload: unknown }
-  | {
-      type: 'notification';
-      id: number;
-      title: string;
-      body: string;
-      notificationId?: string;
-      groupId?: string;
-      actions: string[];
-    }
-  | { type: 'notification-failed'; id: number; error: string }
-  | { type: 'tray-menu'; labels: string[]; tooltip: string }
+  | NotificationEvent
+  | TrayEvent
+  | NetFetchEvent
   | { type: 'app-menu'; labels: string[] }
+  | { type: 'window-background'; windowId: number; color: string }
+  | { type: 'dialog'; message: string; buttons: string[]; response: number }
+  | { type: 'show-item-in-folder'; path: string }
+  | { type: 'move-to-applications' }
   | { type: 'open-external'; url: string }
   | { type: 'login-item'; openAtLogin: boolean }
   | { type: 'window-closed'; windowId: number }
@@ -34,45 +39,12 @@ export type FakeElectronEvent =
   | { type: 'dock'; action: 'show' | 'hide' }
   | { type: 'quit' };
 
+export type { LaunchNotification } from './fake-notifications.ts';
+
 /** Where the fake reports to. */
 export type FakeTransport = { send: (event: FakeElectronEvent) => void };
 
-type MenuItem = {
-  label?: string;
-  role?: string;
-  enabled?: boolean;
-  click?: () => void;
-  submenu?: MenuItem[];
-};
 type Listener = (...args: unknown[]) => void;
-
-/** A menu built from a template; the fake keeps the template to click its items. */
-class FakeMenu {
-  constructor(readonly items: MenuItem[]) {}
-  /** Labels of every item, depth first, for assertions. */
-  listLabels(): string[] {
-    const labels: string[] = [];
-    const walk = (items: MenuItem[]) => {
-      for (const item of items) {
-        if (item.label !== undefined) labels.push(item.label);
-        else if (item.role !== undefined) labels.push(`role:${item.role}`);
-        if (Array.isArray(item.submenu)) walk(item.submenu);
-      }
-    };
-    walk(this.items);
-    return labels;
-  }
-  /** Finds an item by its label, searching submenus too. */
-  findItem(label: string): MenuItem | undefined {
-    const stack = [...this.items];
-    while (stack.length > 0) {
-      const item = stack.shift()!;
-      if (item.label === label) return item;
-      if (Array.isArray(item.submenu)) stack.push(...item.submenu);
-    }
-    return undefined;
-  }
-}
 
 /** How the fake's macOS starts: opened at login, packed, offline, notifications refused. */
 export type FakeElectronOptions = {
@@ -86,22 +58,35 @@ export type FakeElectronOptions = {
   isOnline?: boolean;
   /** When set, every notification's show() emits 'failed' with this error, as an unsigned app gets. */
   notificationError?: string;
+  /** False for an app run from the disk image or Downloads: Squirrel.Mac refuses to update it. */
+  isInApplicationsFolder?: boolean;
+  /** Set: Squirrel.Mac's install fails with this error instead of quitting. */
+  installError?: string;
+  /** The notification whose click launched the app (cold start), in Notification Center. */
+  launchNotification?: LaunchNotification;
+  /** Where net.fetch sends requests for https://www.apple.com (a release's upstream). */
+  appleUrl?: string;
 };
 
 /** Builds a fake Electron module bound to a transport. */
 export function createFakeElectron(transport: FakeTransport, options: FakeElectronOptions) {
   let nextWindowId = 1;
-  let nextNotificationId = 1;
-  const notifications = new Map<number, EventEmitter>();
   const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
   const invokeHandlers = new Map<string, Listener>();
   const windows: FakeBrowserWindow[] = [];
-  let trayMenu: FakeMenu | null = null;
-  let trayTooltip = '';
   const appEvents = new EventEmitter();
   const powerEvents = new EventEmitter();
-  let isOnline = options.isOnline ?? true;
-  let notificationError = options.notificationError;
+  const themeEvents = new EventEmitter();
+  let isDarkMode = false;
+  let dialogResponse = 1;
+  const fakeNotifications = createFakeNotifications(transport.send, options);
+  const fakeNet = createFakeNet({
+    isOnline: options.isOnline ?? true,
+    report: transport.send,
+    appleUrl: options.appleUrl,
+  });
+  let appMenu: FakeMenu | null = null;
+  const fakeTray = createFakeTray(transport.send);
   let loginItem = {
     openAtLogin:
       options.loginItemStatus === 'enabled' || options.loginItemStatus === 'requires-approval',
@@ -145,6 +130,9 @@ export function createFakeElectron(transport: FakeTransport, options: FakeElectr
     private record(method: string) {
       transport.send({ type: 'window-call', windowId: this.id, method });
     }
+    setBackgroundColor(color: string) {
+      transport.send({ type: 'window-background', windowId: this.id, color });
+    }
     show() {
       this.record('show');
     }
@@ -186,68 +174,6 @@ export function createFakeElectron(transport: FakeTransport, options: FakeElectr
     }
   }
 
-  type NotificationOptions = {
-    title: string;
-    body: string;
-    id?: string;
-    groupId?: string;
-    actions?: { type: string; text?: string }[];
-  };
-  class FakeNotification extends EventEmitter {
-    readonly id = nextNotificationId++;
-    constructor(readonly options: NotificationOptions) {
-      super();
-    }
-    static isSupported() {
-      return true;
-    }
-    /** Delivered notifications the system still shows; an unsigned app has none. */
-    static getHistory() {
-      return Promise.resolve([] as FakeNotification[]);
-    }
-    show() {
-      // Electron 44+ posts through UNUserNotificationCenter: refused, it reports 'failed'
-      // asynchronously and shows nothing.
-      if (notificationError !== undefined) {
-        const error = notificationError;
-        setImmediate(() => {
-          transport.send({ type: 'notification-failed', id: this.id, error });
-          this.emit('failed', { preventDefault: () => undefined }, error);
-        });
-        return;
-      }
-      notifications.set(this.id, this);
-      transport.send({
-        type: 'notification',
-        id: this.id,
-        title: this.options.title,
-        body: this.options.body,
-        notificationId: this.options.id,
-        groupId: this.options.groupId,
-        actions: (this.options.actions ?? []).map((action) => action.text ?? ''),
-      });
-      setImmediate(() => this.emit('show', { preventDefault: () => undefined }));
-    }
-    close() {
-      notifications.delete(this.id);
-    }
-  }
-
-  class FakeTray {
-    constructor(readonly image: unknown) {}
-    setContextMenu(menu: FakeMenu) {
-      trayMenu = menu;
-      transport.send({ type: 'tray-menu', labels: menu.listLabels(), tooltip: trayTooltip });
-    }
-    setToolTip(text: string) {
-      trayTooltip = text;
-    }
-    setTitle(_title: string) {}
-    on() {
-      return this;
-    }
-  }
-
   /**
    * app.quit() as Electron does it: before-quit (preventable), then every window is closed,
    * and a window that prevents its 'close' cancels the quit; only then will-quit and quit.
@@ -282,51 +208,13 @@ export function createFakeElectron(transport: FakeTransport, options: FakeElectr
     return true;
   };
 
-  /**
-   * Squirrel.Mac as Electron's autoUpdater exposes it: it fetches the JSON feed electron-updater's
-   * local proxy serves, downloads the zip, reports update-downloaded; quitAndInstall emits
-   * before-quit-for-update, closes every window (before before-quit fires) and then quits.
-   */
-  class FakeNativeUpdater extends EventEmitter {
-    private feed: { url: string; headers?: Record<string, string> } | null = null;
-    private isDownloaded = false;
-    setFeedURL(feed: { url: string; headers?: Record<string, string> }) {
-      this.feed = feed;
-    }
-    getFeedURL() {
-      return this.feed?.url ?? '';
-    }
-    checkForUpdates() {
-      const feed = this.feed;
-      if (feed === null) {
-        this.emit('error', new Error('Update check failed. The server sent an invalid response.'));
-        return;
-      }
-      this.emit('checking-for-update');
-      void (async () => {
-        try {
-          const answer = await fetch(feed.url, { headers: feed.headers });
-          if (!answer.ok) throw new Error(`Squirrel: feed answered HTTP ${answer.status}`);
-          const { url } = (await answer.json()) as { url: string };
-          this.emit('update-available');
-          const zip = await fetch(url);
-          if (!zip.ok) throw new Error(`Squirrel: download answered HTTP ${zip.status}`);
-          await zip.arrayBuffer();
-          this.isDownloaded = true;
-          this.emit('update-downloaded', {}, '', '', new Date(), feed.url);
-        } catch (error) {
-          this.emit('error', error);
-        }
-      })();
-    }
-    quitAndInstall() {
-      if (!this.isDownloaded) return;
-      this.emit('before-quit-for-update');
-      if (!closeAllWindows()) return;
-      if (quitApp()) transport.send({ type: 'update-installed', relaunch: true });
-    }
-  }
-  const nativeUpdater = new FakeNativeUpdater();
+  const nativeUpdater = createFakeSquirrel({
+    isOnWritableVolume: () => options.isInApplicationsFolder !== false,
+    installError: () => options.installError,
+    closeAllWindows,
+    quitApp,
+    onInstalled: () => transport.send({ type: 'update-installed', relaunch: true }),
+  });
 
   const fake = {
     app: {
@@ -352,8 +240,12 @@ export function createFakeElectron(transport: FakeTransport, options: FakeElectr
       relaunch: () => undefined,
       focus: () => undefined,
       exit: (code?: number) => process.exit(code),
-      isInApplicationsFolder: () => true,
-      moveToApplicationsFolder: () => false,
+      isInApplicationsFolder: () => options.isInApplicationsFolder !== false,
+      // Electron moves the bundle and relaunches from Applications; the move is what matters here.
+      moveToApplicationsFolder: () => {
+        transport.send({ type: 'move-to-applications' });
+        return true;
+      },
       dock: {
         show: () => {
           transport.send({ type: 'dock', action: 'show' });
@@ -380,15 +272,7 @@ export function createFakeElectron(transport: FakeTransport, options: FakeElectr
       // electron-updater downloads through its own session partition.
       fromPartition: () => ({}),
     },
-    // electron-updater's requests: Electron's ClientRequest behaves as Node's for plain http.
-    net: {
-      isOnline: () => isOnline,
-      request: (requestOptions: http.RequestOptions & { session?: unknown }) => {
-        const rest = { ...requestOptions };
-        delete rest.session;
-        return http.request(rest);
-      },
-    },
+    net: fakeNet.net,
     autoUpdater: nativeUpdater,
     powerSaveBlocker: {
       start: (type: string) => {
@@ -404,16 +288,34 @@ export function createFakeElectron(transport: FakeTransport, options: FakeElectr
       },
       isStarted: (id: number) => blockers.has(id),
     },
-    nativeTheme: { themeSource: 'system', shouldUseDarkColors: false, on: () => undefined },
-    dialog: {
-      showMessageBox: () => Promise.resolve({ response: 1, checkboxChecked: false }),
+    nativeTheme: {
+      themeSource: 'system',
+      get shouldUseDarkColors() {
+        return isDarkMode;
+      },
+      on: (event: string, listener: Listener) => themeEvents.on(event, listener),
     },
-    Notification: FakeNotification,
-    Tray: FakeTray,
+    // A dialog is answered at once with the button the test chose (setDialogResponse).
+    dialog: {
+      showMessageBox: (options: { message: string; buttons?: string[] }) => {
+        const response = dialogResponse;
+        transport.send({
+          type: 'dialog',
+          message: options.message,
+          buttons: options.buttons ?? ['OK'],
+          response,
+        });
+        return Promise.resolve({ response, checkboxChecked: false });
+      },
+    },
+    Notification: fakeNotifications.Notification,
+    Tray: fakeTray.Tray,
     Menu: {
       buildFromTemplate: (template: MenuItem[]) => new FakeMenu(template),
-      setApplicationMenu: (menu: FakeMenu | null) =>
-        transport.send({ type: 'app-menu', labels: menu?.listLabels() ?? [] }),
+      setApplicationMenu: (menu: FakeMenu | null) => {
+        appMenu = menu;
+        transport.send({ type: 'app-menu', labels: menu?.listLabels() ?? [] });
+      },
     },
     nativeImage: { createFromPath: (path: string) => ({ path, isEmpty: () => false }) },
     powerMonitor: { on: (event: string, listener: Listener) => powerEvents.on(event, listener) },
@@ -422,6 +324,7 @@ export function createFakeElectron(transport: FakeTransport, options: FakeElectr
         transport.send({ type: 'open-external', url });
       },
       openPath: async () => '',
+      showItemInFolder: (path: string) => transport.send({ type: 'show-item-in-folder', path }),
     },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1440, height: 900 } }] },
     // The keychain stand-in transforms the bytes, so plain text on disk would show in tests.
@@ -461,28 +364,30 @@ export function createFakeElectron(transport: FakeTransport, options: FakeElectr
         body: Buffer.from(await response.arrayBuffer()).toString('base64'),
       };
     },
-    clickNotification: (id: number) => notifications.get(id)?.emit('click'),
-    clickTrayItem: (label: string) => {
-      const item = trayMenu?.findItem(label);
-      if (item?.click === undefined) throw new Error(`No tray item '${label}'`);
+    ...fakeNotifications.control,
+    /** Chooses an item of the application menu (its own items; roles are Electron's). */
+    clickAppMenuItem: (label: string) => {
+      const item = appMenu?.findItem(label);
+      if (item?.click === undefined) throw new Error(`No application menu item '${label}'`);
       item.click();
     },
+    ...fakeTray.control,
+    ...fakeNet.control,
+    /** The page of a window finished loading (the harness's Chromium says so). */
+    emitPageLoaded: (windowId: number) =>
+      windows.find((window) => window.id === windowId)?.webContents.emit('did-finish-load'),
+    /** The system appearance changes, as System Settings > Appearance does. */
+    setDarkMode: (isDark: boolean) => {
+      isDarkMode = isDark;
+      themeEvents.emit('updated');
+    },
+    /** Which button the next dialogs answer with (1, "Not Now", unless set). */
+    setDialogResponse: (response: number) => {
+      dialogResponse = response;
+    },
     emitPower: (event: 'suspend' | 'resume') => powerEvents.emit(event),
-    /** What net.isOnline() answers from now on. */
-    setOnline: (online: boolean) => {
-      isOnline = online;
-    },
-    /** Makes every later notification fail (as macOS refuses an unsigned app), or succeed. */
-    setNotificationError: (error: string | null) => {
-      notificationError = error ?? undefined;
-    },
     /** Closes the window as its red button does. */
     closeWindow: () => windows.at(-1)?.close() ?? false,
-    /** Clicks an action button of a notification. */
-    clickNotificationAction: (id: number, actionIndex: number) =>
-      notifications
-        .get(id)
-        ?.emit('action', { preventDefault: () => undefined, actionIndex }, actionIndex),
     countOpenWindows: () => windows.length,
     countPowerSaveBlockers: () => blockers.size,
     emitApp: (event: string) => appEvents.emit(event, { preventDefault: () => undefined }),

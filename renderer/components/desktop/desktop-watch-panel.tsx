@@ -63,6 +63,11 @@ export function DesktopWatchPanel({ desktop }: { desktop: DesktopHost }) {
           {text.notificationProblem}
         </div>
       )}
+      {(status.data?.update_problem ?? null) === null ? null : (
+        <div className="alert alert-warning py-2" role="status">
+          {status.data?.update_problem}
+        </div>
+      )}
       {text === null || status.data?.search_count === 0 ? null : (
         <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
           <span data-testid="desktop-last-check">{text.lastCheck}</span>

@@ -6,10 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import { FREE_LIMIT_MESSAGE } from '#shared/desktop/local-search.ts';
-import {
-  startUpstreamSimulator,
-  type RunningUpstreamSimulator,
-} from '#server/simulator/index.ts';
+import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import type { FakeElectronEvent } from '#tests/helpers/fake-electron.ts';

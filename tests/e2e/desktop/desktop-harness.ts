@@ -207,7 +207,11 @@ export async function startDesktopHarness(options: {
     }
     events.push(message);
     if (message.type === 'load-url') {
-      isPageReady.then(() => page.goto(toHarnessUrl(message.url))).catch(() => undefined);
+      // As Electron's did-finish-load: the app may only send events to a page that loaded.
+      isPageReady
+        .then(() => page.goto(toHarnessUrl(message.url)))
+        .then(() => command('emitPageLoaded', message.windowId))
+        .catch(() => undefined);
     } else if (message.type === 'renderer-event') {
       page
         .evaluate(

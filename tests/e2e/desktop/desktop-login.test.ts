@@ -2,13 +2,12 @@
 // the app opens the embedded provider's login page in "the system browser" (a second
 // Chromium page here), the loopback listener takes the code, and the account's searches
 // appear beside the one on the Mac.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
-import {
-  startUpstreamSimulator,
-  type RunningUpstreamSimulator,
-} from '#server/simulator/index.ts';
+import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
 import type { FakeElectronEvent } from '#tests/helpers/fake-electron.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
@@ -124,7 +123,33 @@ describe('logging in from the macOS app', () => {
         .waitFor();
       const status = (await app.invoke('auth:status')) as { value: { is_signed_in: boolean } };
       expect(status.value.is_signed_in).toBe(false);
+      // The two searches the account allowed stay saved but are no longer checked, and the
+      // user is told so.
+      const list = (await app.invoke('searches:list')) as { value: unknown[] };
+      expect(list.value).toHaveLength(3);
+      await expect
+        .poll(async () => {
+          const watch = (await app.invoke('watch:status')) as { value: { search_count: number } };
+          return watch.value.search_count;
+        })
+        .toBe(1);
+      await page.getByText('now watches only your first search').waitFor();
     },
     FLOW_TIMEOUT_MS,
   );
+
+  it('keeps a log with the login in it but no token and no email address', async () => {
+    // The access token the app sent to the API, as net.fetch carried it.
+    const tokens = app.events.flatMap((event) =>
+      event.type === 'net-fetch' && event.authorization?.startsWith('Bearer ') === true
+        ? [event.authorization.slice('Bearer '.length)]
+        : [],
+    );
+    expect(tokens.length).toBeGreaterThan(0);
+    const log = await readFile(path.join(app.userDataDir, 'main.log'), 'utf8');
+    expect(log).toContain('Logged in as [email]');
+    expect(log).toContain('Logged out');
+    for (const token of new Set(tokens)) expect(log).not.toContain(token);
+    expect(log).not.toContain(EMAIL);
+  });
 });

@@ -3,102 +3,24 @@
 // refuses cancels the quit), Squirrel's quitAndInstall closes them before before-quit, macOS
 // can refuse notifications, the network can be down after wake, and a login item starts the
 // app without a window. Each app runs in its own harness with its own Mac.
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
-import {
-  startUpstreamSimulator,
-  type RunningUpstreamSimulator,
-} from '#server/simulator/index.ts';
+import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import { launchBrowser } from '#tests/helpers/browser.ts';
 import type { FakeElectronEvent } from '#tests/helpers/fake-electron.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import { startDesktopHarness, type DesktopHarness } from './desktop-harness.ts';
-
-type TrayMenu = Extract<FakeElectronEvent, { type: 'tray-menu' }>;
-type WatchStatus = {
-  state: string;
-  last_check_at: string | null;
-  is_failing: boolean;
-  is_waiting_for_network?: boolean;
-  notification_problem?: string | null;
-};
-
-const isTrayWith =
-  (label: string) =>
-  (event: FakeElectronEvent): event is TrayMenu =>
-    event.type === 'tray-menu' && event.labels.includes(label);
-const ofType =
-  <T extends FakeElectronEvent['type']>(type: T) =>
-  (event: FakeElectronEvent): event is Extract<FakeElectronEvent, { type: T }> =>
-    event.type === type;
-
-async function readStatus(app: DesktopHarness): Promise<WatchStatus> {
-  const result = (await app.invoke('watch:status')) as { ok: boolean; value: WatchStatus };
-  expect(result.ok).toBe(true);
-  return result.value;
-}
-
-async function waitForStatus(
-  app: DesktopHarness,
-  isDone: (status: WatchStatus) => boolean,
-  timeoutMs = 20_000,
-): Promise<WatchStatus> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await readStatus(app);
-    if (isDone(status)) return status;
-    if (Date.now() > deadline) throw new Error(`Status never matched: ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/**
- * An update feed as electron-builder publishes it: latest-mac.yml beside the zip, with the
- * zip's sha512 (electron-updater refuses a download that does not match).
- */
-async function startUpdateFeed(version: string) {
-  const zipName = `Shelfwatch-${version}-universal-mac.zip`;
-  const zip = Buffer.from(`PK stand-in for the ${version} app bundle`.repeat(200));
-  const sha512 = createHash('sha512').update(zip).digest('base64');
-  const latest = [
-    `version: ${version}`,
-    'files:',
-    `  - url: ${zipName}`,
-    `    sha512: ${sha512}`,
-    `    size: ${zip.length}`,
-    `path: ${zipName}`,
-    `sha512: ${sha512}`,
-    `releaseDate: '2026-11-20T10:00:00.000Z'`,
-    '',
-  ].join('\n');
-  const requests: string[] = [];
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://feed');
-    requests.push(url.pathname);
-    if (url.pathname === '/latest-mac.yml') {
-      response.writeHead(200, { 'content-type': 'text/yaml' }).end(latest);
-    } else if (url.pathname === `/${zipName}`) {
-      response.writeHead(200, { 'content-type': 'application/zip', 'content-length': zip.length });
-      response.end(zip);
-    } else {
-      response.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import {
+  isTrayWith,
+  ofType,
+  readStatus,
+  startUpdateFeed,
+  waitForStatus,
+} from './release-helpers.ts';
 
 // A real Chromium page over the real main process: each test takes seconds alone, but while the
 // rest of the suite loads a 2-core CI machine it has outlasted vitest's default 30 s.
@@ -153,7 +75,6 @@ describe('the macOS app as a release must behave', { timeout: 120_000 }, () => {
         `provider: generic\nurl: ${feed.url}\nupdaterCacheDirName: shelfwatch-updater\n`,
       );
       const app = await start({
-        SHELFWATCH_UPDATE_URL: feed.url,
         SHELFWATCH_FAKE_PACKAGED: '1',
         SHELFWATCH_FAKE_RESOURCES: resources,
         // electron-updater keeps its download under ~/Library/Caches.

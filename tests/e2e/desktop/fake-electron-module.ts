@@ -3,7 +3,11 @@
 // taking its commands (invoke a channel, serve a protocol URL, click a notification...).
 // One fake per process: `require('electron')` (electron-updater) gets the same object through
 // electron-require-shim.cjs.
-import { createFakeElectron, type FakeElectronEvent } from '#tests/helpers/fake-electron.ts';
+import {
+  createFakeElectron,
+  type FakeElectronEvent,
+  type LaunchNotification,
+} from '#tests/helpers/fake-electron.ts';
 
 const send = (message: FakeElectronEvent | Record<string, unknown>) => {
   process.send?.(message);
@@ -25,6 +29,13 @@ function createFromEnvironment(): Fake {
         'not-registered' | 'enabled' | 'requires-approval' | 'not-found' | undefined,
       isOnline: env.SHELFWATCH_FAKE_OFFLINE !== '1',
       notificationError: env.SHELFWATCH_FAKE_NOTIFICATION_ERROR,
+      isInApplicationsFolder: env.SHELFWATCH_FAKE_IN_APPLICATIONS !== '0',
+      installError: env.SHELFWATCH_FAKE_INSTALL_ERROR,
+      appleUrl: env.SHELFWATCH_FAKE_APPLE_URL,
+      launchNotification:
+        env.SHELFWATCH_FAKE_LAUNCH_NOTIFICATION === undefined
+          ? undefined
+          : (JSON.parse(env.SHELFWATCH_FAKE_LAUNCH_NOTIFICATION) as LaunchNotification),
     },
   );
   type Command = { id: number; command: keyof Fake['control']; args: unknown[] };

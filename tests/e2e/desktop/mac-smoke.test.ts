@@ -1,8 +1,9 @@
 // The real app on a Mac, run by the release workflow's smoke job (.github/workflows/desktop.yml):
 // the built bundles in the real, unfused Electron binary driven by Playwright's Electron
 // support, watching the upstream simulator. It proves what the Linux harness cannot: the
-// window opens in Electron, a local search is added through the real preload, the simulator
-// flips stock and the app asks macOS for a notification. Skipped unless SHELFWATCH_MAC_SMOKE=1
+// window opens in Electron, a local search is added through the real preload, the check's
+// requests go through Electron's net.fetch, the simulator flips stock and the app asks macOS
+// for a notification. Skipped unless SHELFWATCH_MAC_SMOKE=1
 // on macOS (Electron's binary exists only there).
 import { createRequire } from 'node:module';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,10 +13,7 @@ import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
-import {
-  startUpstreamSimulator,
-  type RunningUpstreamSimulator,
-} from '#server/simulator/index.ts';
+import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import { ensureDesktopBuilt } from './desktop-harness.ts';
 
@@ -95,6 +93,17 @@ describe.skipIf(!isEnabled)('the real app on macOS (smoke)', () => {
         original.call(this);
       };
     });
+    // Every Apple request of the main process goes through Chromium's stack (net.fetch): the
+    // app looks net.fetch up at each call, so wrapping it here sees the check's requests.
+    await app.evaluate(({ net }) => {
+      const asked: string[] = [];
+      (globalThis as unknown as { __netFetched: string[] }).__netFetched = asked;
+      const original = net.fetch.bind(net);
+      net.fetch = (input, init) => {
+        asked.push(typeof input === 'string' ? input : input.url);
+        return original(input, init);
+      };
+    });
     const setShelf = async (status: string) => {
       const response = await fetch(`${simulator.url}/_sim/stock`, {
         method: 'POST',
@@ -131,5 +140,9 @@ describe.skipIf(!isEnabled)('the real app on macOS (smoke)', () => {
       .toBeGreaterThan(0);
     const [first] = await readShown();
     expect(first?.title).toBe(`${model.display_name} is in stock`);
+    const fetched = await app.evaluate(
+      () => (globalThis as unknown as { __netFetched: string[] }).__netFetched,
+    );
+    expect(fetched.some((url) => url.startsWith(`${simulator.url}/`))).toBe(true);
   });
 });

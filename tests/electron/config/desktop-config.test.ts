@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOOPBACK_PORTS, readDesktopConfig } from '#electron/config/desktop-config.ts';
+import {
+  DEFAULT_LOOPBACK_PORTS,
+  readDesktopConfig,
+  selectConfigEnvironment,
+} from '#electron/config/desktop-config.ts';
 
 describe('the app configuration', () => {
   it('logs in through the fixed loopback ports a release registers at the provider', () => {
@@ -18,5 +22,21 @@ describe('the app configuration', () => {
         /SHELFWATCH_AUTH_LOOPBACK_PORTS/,
       );
     }
+  });
+
+  it('a release ignores developer variables left in the environment', () => {
+    const environment = {
+      SHELFWATCH_UPSTREAM_URL: 'http://127.0.0.1:4010',
+      SHELFWATCH_SITE_URL: 'http://localhost:3000',
+      SHELFWATCH_UPSTREAM_BURST: '60',
+      SHELFWATCH_UPDATE_URL: 'http://127.0.0.1:8765/',
+    };
+    const release = readDesktopConfig(selectConfigEnvironment(environment, true));
+    expect(release).toEqual(readDesktopConfig({}));
+    expect(release.upstreamBaseUrl).toBe('https://www.apple.com');
+    expect(release.updateUrl).toBeNull();
+    const development = readDesktopConfig(selectConfigEnvironment(environment, false));
+    expect(development.upstreamBaseUrl).toBe('http://127.0.0.1:4010');
+    expect(development.upstreamBurst).toBe(60);
   });
 });

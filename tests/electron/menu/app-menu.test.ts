@@ -76,4 +76,22 @@ describe('application menu', () => {
     expect(template[0]?.label).toBe('File');
     expect(listEntries(template)).not.toContain('role:services');
   });
+
+  it('closes the window with ⌘W on macOS, from a File menu (the Window role has no Close there)', () => {
+    const template = buildAppMenuTemplate(createOptions());
+    const file = template.find((item) => item.label === 'File');
+    expect(file?.submenu).toEqual([{ role: 'close' }]);
+    expect(template.indexOf(file!)).toBe(1);
+    expect(listEntries(buildAppMenuTemplate(createOptions({ isMac: false })))).toContain(
+      'role:close',
+    );
+  });
+
+  it('offers Show Log in Help when there is a log, and nothing otherwise', () => {
+    const onShowLog = vi.fn();
+    const template = buildAppMenuTemplate(createOptions({ onShowLog }));
+    (findByLabel(template, 'Show Log')?.click as () => void)();
+    expect(onShowLog).toHaveBeenCalledTimes(1);
+    expect(listEntries(buildAppMenuTemplate(createOptions()))).not.toContain('Show Log');
+  });
 });

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   createAlertNotifier,
+  readNotificationTarget,
   readSearchIdOf,
   type NotificationOptions,
 } from '#electron/notifications/alert-notifier.ts';
@@ -51,7 +52,9 @@ function setUp(options: { error?: string; history?: string[] } = {}) {
     isEnabled: () => true,
     openSearch: (id) => events.push(`open ${id}`),
     openUrl: (url) => events.push(`url ${url}`),
-    findStorePageUrl: () => 'https://www.apple.com/retail/fifthavenue/',
+    findStorePageUrl: (storeId) =>
+      storeId === 'R095' ? 'https://www.apple.com/retail/fifthavenue/' : null,
+    onActivate: (activationId) => events.push(`activate ${activationId}`),
     onFailed: (error) => events.push(`failed ${error}`),
     onShown: () => events.push('shown'),
     now: () => 1_000,
@@ -65,7 +68,7 @@ describe('stock alert notifications', () => {
     notifier.notifyAlert(alert);
     expect(created[0]?.options).toMatchObject({
       title: 'iPhone 17 Pro 256GB Cosmic Orange is in stock',
-      id: `search:${SEARCH_ID}:1000`,
+      id: `search:${SEARCH_ID}:1000:R095`,
       groupId: `search:${SEARCH_ID}`,
       actions: [
         { type: 'button', text: 'Open Search' },
@@ -104,10 +107,42 @@ describe('stock alert notifications', () => {
     expect(events).toEqual([`open ${SEARCH_ID}`]);
   });
 
+  it('keeps "Open Store Page" on a notification re-attached after a relaunch', async () => {
+    const id = `search:${SEARCH_ID}:5:R095`;
+    const { notifier, created, events } = setUp({ history: [id] });
+    expect(await notifier.attachHistory()).toBe(1);
+    // Notification Center keeps no actions: the store comes from the id.
+    created.find((notification) => notification.id === id)?.emit('action', { actionIndex: 1 });
+    expect(events).toEqual(['url https://www.apple.com/retail/fifthavenue/']);
+  });
+
+  it('offers no store page for a store Apple has no page for, and opens the search instead', () => {
+    const { notifier, created, events } = setUp();
+    notifier.notifyAlert({ ...alert, storeId: 'R999' });
+    expect(created[0]?.options.id).toBe(`search:${SEARCH_ID}:1000`);
+    expect(created[0]?.options.actions).toEqual([{ type: 'button', text: 'Open Search' }]);
+    created[0]?.emit('action', { actionIndex: 1 });
+    expect(events).toEqual(['shown', `open ${SEARCH_ID}`]);
+  });
+
+  it("routes a click on the app's other notifications by their activation id, also after a relaunch", async () => {
+    const { notifier, created, events } = setUp({ history: ['app:update:0.2.0'] });
+    notifier.show({ title: 'Shelfwatch 0.2.0 is ready', body: '', activationId: 'update:0.2.0' });
+    expect(created[0]?.options.id).toBe('app:update:0.2.0');
+    created[0]?.emit('click');
+    expect(await notifier.attachHistory()).toBe(1);
+    created[1]?.emit('click');
+    expect(events).toEqual(['shown', 'activate update:0.2.0', 'activate update:0.2.0']);
+  });
+
   it('reads the search of a notification id', () => {
     expect(readSearchIdOf(`search:${SEARCH_ID}:12`)).toBe(SEARCH_ID);
     expect(readSearchIdOf('search:')).toBeNull();
     expect(readSearchIdOf(undefined)).toBeNull();
     expect(readSearchIdOf('other')).toBeNull();
+    expect(readNotificationTarget(`search:${SEARCH_ID}:12:R095`)).toEqual({
+      searchId: SEARCH_ID,
+      storeId: 'R095',
+    });
   });
 });

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DesktopWatchStatus } from '#shared/desktop/local-search.ts';
-import { APP_NAP_LEAD_MS, createAppNapGuard } from '#electron/power/app-nap-guard.ts';
-import { createFakeTimers } from '../fakes.ts';
+import { createAppNapGuard } from '#electron/power/app-nap-guard.ts';
 
 const NOW = Date.parse('2026-11-25T10:00:00.000Z');
 const status = (patch: Partial<DesktopWatchStatus>): DesktopWatchStatus => ({
   state: 'idle',
   last_check_at: null,
-  next_check_at: new Date(NOW + 5 * 60_000).toISOString(),
+  next_check_at: new Date(NOW + 60_000).toISOString(),
   is_failing: false,
   failing_since: null,
   failure_message: null,
@@ -17,7 +16,6 @@ const status = (patch: Partial<DesktopWatchStatus>): DesktopWatchStatus => ({
 });
 
 function setUp() {
-  const timers = createFakeTimers();
   const blockers: string[] = [];
   let nextId = 1;
   const guard = createAppNapGuard({
@@ -28,40 +26,40 @@ function setUp() {
       },
       stop: (id) => blockers.push(`stop ${id}`),
     },
-    setTimer: timers.setTimer,
-    now: () => NOW,
   });
-  return { guard, timers, blockers };
+  return { guard, blockers };
 }
 
-describe('App Nap', () => {
-  it('holds App Nap off only from shortly before a due check until it ends', () => {
-    const { guard, timers, blockers } = setUp();
-    guard.update(status({}));
-    expect(guard.isHolding()).toBe(false);
-    expect(timers.pendingCount()).toBe(1);
-    timers.runAll();
-    expect(blockers).toEqual(['start prevent-app-suspension']);
+describe('keeping the Mac awake for checks', () => {
+  it('holds the blocker for the length of a check and lets go when it ends', () => {
+    const { guard, blockers } = setUp();
     guard.update(status({ state: 'checking' }));
-    expect(blockers).toHaveLength(1);
-    guard.update(status({ next_check_at: new Date(NOW + 10 * 60_000).toISOString() }));
+    guard.update(status({ state: 'checking' }));
+    expect(blockers).toEqual(['start prevent-app-suspension']);
+    guard.update(status({}));
     expect(blockers).toEqual(['start prevent-app-suspension', 'stop 1']);
     expect(guard.isHolding()).toBe(false);
   });
 
-  it('holds at once when a check is due within the lead time', () => {
+  it('never holds it between checks, even with a 1-minute interval and a check a moment away', () => {
     const { guard, blockers } = setUp();
-    guard.update(status({ next_check_at: new Date(NOW + APP_NAP_LEAD_MS / 2).toISOString() }));
-    expect(blockers).toEqual(['start prevent-app-suspension']);
+    guard.update(status({ next_check_at: new Date(NOW + 1_000).toISOString() }));
+    guard.update(status({ next_check_at: new Date(NOW - 1_000).toISOString() }));
+    expect(blockers).toEqual([]);
+    expect(guard.isHolding()).toBe(false);
   });
 
-  it('lets the Mac nap while paused or with nothing to check', () => {
-    const { guard, timers, blockers } = setUp();
+  it('lets go when paused or stopped in the middle of a check', () => {
+    const { guard, blockers } = setUp();
     guard.update(status({ state: 'checking' }));
     guard.update(status({ state: 'paused', next_check_at: null }));
-    expect(blockers).toEqual(['start prevent-app-suspension', 'stop 1']);
-    guard.update(status({ next_check_at: null, search_count: 0 }));
-    expect(timers.pendingCount()).toBe(0);
-    expect(guard.isHolding()).toBe(false);
+    guard.update(status({ state: 'checking' }));
+    guard.stop();
+    expect(blockers).toEqual([
+      'start prevent-app-suspension',
+      'stop 1',
+      'start prevent-app-suspension',
+      'stop 2',
+    ]);
   });
 });

@@ -3,7 +3,10 @@ import { newSearchSchema, searchUpdateSchema } from '#shared/api/searches.ts';
 import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import { FREE_LIMIT_REASON, type LocalSearch } from '#shared/desktop/local-search.ts';
 import { DesktopError } from '#electron/ipc/desktop-error.ts';
-import { createLocalSearchService } from '#electron/searches/local-search-service.ts';
+import {
+  createLocalSearchService,
+  selectWatchedSearches,
+} from '#electron/searches/local-search-service.ts';
 
 const catalog = createDesktopCatalog();
 
@@ -80,6 +83,20 @@ describe('local searches on the Mac', () => {
     service.create(newSearch('iphone16', 'R095'));
     service.create(newSearch('iphone16plus', 'R095'));
     expect(service.list()).toHaveLength(3);
+  });
+
+  it('after logout watches the free search only (the oldest), keeping the others saved', () => {
+    const { service, read } = createService({ isUnlimited: true });
+    const first = service.create(newSearch());
+    service.create(newSearch('iphone16', 'R095'));
+    service.create(newSearch('iphone16plus', 'R095'));
+    // Stored newest first, as a list edited by hand could be: age decides, not place.
+    const stored = [...read()].reverse();
+    expect(selectWatchedSearches(stored, true)).toHaveLength(3);
+    expect(selectWatchedSearches(stored, false).map((search) => search.id)).toEqual([
+      first.search_id,
+    ]);
+    expect(read()).toHaveLength(3);
   });
 
   it('names the field of a product or store the catalog does not know', () => {

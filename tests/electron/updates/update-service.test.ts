@@ -26,9 +26,17 @@ import {
 
 const require = createRequire(import.meta.url);
 
-/** Squirrel.Mac as electron-updater drives it: a feed URL with basic auth, then a zip. */
+/** Squirrel.Mac's refusal on a read-only volume (the disk image, a translocated copy). */
+const READ_ONLY_ERROR =
+  'Cannot update while running on a read-only volume. The application is on a read-only volume. Please move the application and try again.';
+
+/**
+ * Squirrel.Mac as electron-updater drives it: a feed URL with basic auth, then a zip; from a
+ * read-only volume it refuses before downloading, as the real one does.
+ */
 class FakeSquirrel extends EventEmitter {
   feed: { url: string; headers?: Record<string, string> } | null = null;
+  isOnReadOnlyVolume = false;
   readonly quitAndInstall = vi.fn();
   setFeedURL(options: { url: string; headers?: Record<string, string> }) {
     this.feed = options;
@@ -40,6 +48,7 @@ class FakeSquirrel extends EventEmitter {
       const answer = (await (await fetch(feed.url, { headers: feed.headers })).json()) as {
         url: string;
       };
+      if (this.isOnReadOnlyVolume) throw new Error(READ_ONLY_ERROR);
       await (await fetch(answer.url)).arrayBuffer();
       this.emit('update-downloaded');
     })().catch((error: unknown) => this.emit('error', error));
@@ -157,6 +166,7 @@ async function runUntil(
   });
   const service = createUpdateService({
     updater,
+    nativeUpdater: squirrel,
     feed: { url: feedUrl },
     isLoginInFlight: options.isLoginInFlight ?? (() => false),
     setTimer: (_fn, ms) => {
@@ -173,18 +183,50 @@ async function runUntil(
   return { service, states, timers, settled };
 }
 
+const noMove = { restart: () => undefined, moveToApplications: null };
+
 describe('updates of the macOS app', () => {
-  it('finds a newer version, downloads it and offers "Restart to Update"', async () => {
+  it('finds a newer version, downloads it, and offers "Restart to Update" once Squirrel.Mac holds it', async () => {
     manifestSha = sha512(ZIP);
     feedVersion = '9.9.9';
+    squirrel.isOnReadOnlyVolume = false;
     const updater = await createUpdater();
     const { service, states, timers, settled } = await runUntil(updater, ['ready', 'error']);
     const final = await settled;
     expect(final).toEqual({ status: 'ready', version: '9.9.9', message: null });
-    expect(states.map((state) => state.status)).toContain('downloading');
+    // electron-updater's own "downloaded" is not ready yet: Squirrel still had to fetch it.
+    expect(states.filter((state) => state.status === 'downloading').length).toBeGreaterThan(1);
     expect(timers).toContain(6 * 60 * 60_000);
-    const [item] = buildUpdateMenuItems(final, service.restartToUpdate);
-    expect(item.label).toBe('Restart to Update (9.9.9)');
+    const restart = () => service.restartToUpdate();
+    const [item] = buildUpdateMenuItems(final, { restart, moveToApplications: null });
+    expect(item?.label).toBe('Restart to Update (9.9.9)');
+  });
+
+  it('says an update is blocked, not ready, when Squirrel.Mac refuses a read-only volume', async () => {
+    manifestSha = sha512(ZIP);
+    feedVersion = '9.9.7';
+    squirrel.isOnReadOnlyVolume = true;
+    try {
+      const updater = await createUpdater();
+      const { states, settled } = await runUntil(updater, ['ready', 'blocked', 'error', 'failed']);
+      const final = await settled;
+      expect(final.status).toBe('blocked');
+      expect(final.message).toMatch(
+        /Move it to the Applications folder to install version 9\.9\.7/,
+      );
+      expect(states.map((state) => state.status)).not.toContain('ready');
+      const move = vi.fn();
+      const items = buildUpdateMenuItems(final, {
+        restart: () => undefined,
+        moveToApplications: move,
+      });
+      expect(items.map((item) => item.label)).toEqual([
+        'Update 9.9.7 needs Shelfwatch in Applications',
+        'Move to Applications…',
+      ]);
+    } finally {
+      squirrel.isOnReadOnlyVolume = false;
+    }
   });
 
   it('refuses a download whose checksum does not match the feed', async () => {
@@ -195,7 +237,7 @@ describe('updates of the macOS app', () => {
     const final = await settled;
     expect(final.status).toBe('error');
     expect(final.message).toMatch(/checksum/);
-    expect(buildUpdateMenuItems(final, () => undefined)).toEqual([]);
+    expect(buildUpdateMenuItems(final, noMove).map((item) => item.enabled)).toEqual([false]);
   });
 
   it('stays idle when the feed is not newer', async () => {

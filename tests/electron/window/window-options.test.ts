@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildMainWindowOptions,
   DEFAULT_WINDOW_SIZE,
+  WINDOW_BACKGROUNDS,
   WINDOW_SECURITY_PREFERENCES,
 } from '#electron/window/window-options.ts';
 
@@ -42,5 +43,14 @@ describe('main window options', () => {
     });
     expect(sized.x).toBeUndefined();
     expect(sized).toMatchObject({ width: 900, height: 600 });
+  });
+
+  it('paint the background of the system appearance before the page does', () => {
+    expect(buildMainWindowOptions({ preloadPath: '/p.cjs' }).backgroundColor).toBe(
+      WINDOW_BACKGROUNDS.light,
+    );
+    expect(buildMainWindowOptions({ preloadPath: '/p.cjs', isDark: true }).backgroundColor).toBe(
+      '#212529',
+    );
   });
 });
