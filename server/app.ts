@@ -179,6 +179,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
           db: deps.db,
           publicUrl: deps.notify?.publicUrl ?? deps.website.apiBaseUrl,
           storePageBaseUrl: deps.channels?.storePageBaseUrl ?? 'https://www.apple.com/retail/',
+          testLimits: {
+            perChannelPerMinute: limits.channelTestsPerChannelPerMinute,
+            perUserPerHour: limits.channelTestsPerUserPerHour,
+          },
           ...(deps.channels === undefined ? {} : { settings: deps.channels.settings }),
         });
       });

@@ -25,6 +25,7 @@ export async function runWorker(
   const log = logger.child({ component: 'worker' });
   const { db, cluster, connectionString, source } = await openDatabase(config, {
     isSharing: true,
+    asApplication: true,
     warn: (line) => log.warn(line),
   });
   if (source.kind === 'embedded') {

@@ -88,6 +88,7 @@ async function wireDatabase(
   const postmasterOutput = new Promise<void>((resolve) => (reportPostmasterOutput = resolve));
   const opening = openDatabase(config, {
     isSharing: false,
+    asApplication: true,
     onPostgresLog: (chunk) => {
       reportPostmasterOutput();
       for (const line of chunk.split('\n')) if (line.trim() !== '') postgresLog.debug(line.trim());

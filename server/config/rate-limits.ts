@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHANNEL_TEST_LIMITS } from '#shared/api/channels.ts';
 
 /** Requests allowed per minute by the API's limits (see server/http/rate-limits.ts). */
 export type RateLimitSettings = {
@@ -12,6 +13,10 @@ export type RateLimitSettings = {
   checkoutPerAddressPerMinute: number;
   /** Answers of 401 per client address before it is refused outright until the minute ends. */
   authFailuresPerAddressPerMinute: number;
+  /** Test messages of one channel a minute (CHANNEL_TEST_LIMITS; not an environment setting). */
+  channelTestsPerChannelPerMinute: number;
+  /** Test messages of one account an hour, across its channels. */
+  channelTestsPerUserPerHour: number;
 };
 
 /**
@@ -24,6 +29,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   userWritesPerMinute: 60,
   checkoutPerAddressPerMinute: 10,
   authFailuresPerAddressPerMinute: 20,
+  channelTestsPerChannelPerMinute: CHANNEL_TEST_LIMITS.perChannelPerMinute,
+  channelTestsPerUserPerHour: CHANNEL_TEST_LIMITS.perUserPerHour,
 };
 
 /** Sign-in form posts allowed per minute at the embedded login provider. */

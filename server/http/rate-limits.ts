@@ -10,7 +10,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_ADDRESS_KEY_LENGTH = 64;
 
 /** A counter of @fastify/rate-limit (`createRateLimit`), one window of a minute per key. */
-type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+export type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
 // The address is read once, while the client is still connected: once it has gone,
 // `request.ip` is undefined, which made @fastify/rate-limit's own key generator throw. It is
@@ -52,22 +52,43 @@ function normaliseAddress(address: string): string {
   }
 }
 
-/** The 429 answer, with Retry-After. */
-export function buildTooManyRequestsError(reply: FastifyReply, seconds: number): AppError {
+/** The 429 answer, with Retry-After; `reason` tells the person which limit it was. */
+export function buildTooManyRequestsError(
+  reply: FastifyReply,
+  seconds: number,
+  reason?: string,
+): AppError {
   void reply.header('retry-after', String(seconds));
-  return new AppError(429, ERROR_CODES.rateLimited, `Too many requests; try again in ${seconds} s`);
+  return new AppError(
+    429,
+    ERROR_CODES.rateLimited,
+    `Too many requests; try again in ${seconds} s`,
+    reason === undefined ? {} : { reason },
+  );
 }
 
-/** A per-minute counter keyed by `keyOf`; @fastify/rate-limit is registered here when no ancestor has it. */
-export async function createMinuteLimiter(
+/**
+ * A counter of `max` requests per `windowMs` keyed by `keyOf` (fixed windows from a key's
+ * first request); @fastify/rate-limit is registered here when no ancestor has it.
+ */
+export async function createWindowLimiter(
   app: FastifyInstance,
-  max: number,
+  limit: { max: number; windowMs: number },
   keyOf: (request: FastifyRequest) => string,
 ): Promise<Limiter> {
   if (!app.hasDecorator('createRateLimit')) {
     await app.register(rateLimit, { global: false });
   }
-  return app.createRateLimit({ max, timeWindow: MINUTE_MS, keyGenerator: keyOf });
+  return app.createRateLimit({ max: limit.max, timeWindow: limit.windowMs, keyGenerator: keyOf });
+}
+
+/** A per-minute counter keyed by `keyOf`. */
+export async function createMinuteLimiter(
+  app: FastifyInstance,
+  max: number,
+  keyOf: (request: FastifyRequest) => string,
+): Promise<Limiter> {
+  return await createWindowLimiter(app, { max, windowMs: MINUTE_MS }, keyOf);
 }
 
 /** Whether a limiter's answer refuses the request. */
@@ -77,15 +98,16 @@ function isRefused(result: Awaited<ReturnType<Limiter>>): result is Awaited<Retu
   return !result.isAllowed && result.isExceeded;
 }
 
-/** Counts the request and throws the 429 answer once the key is over its limit. */
-async function enforceLimit(
+/** Counts the request and throws the 429 answer (with `reason`) once the key is over its limit. */
+export async function enforceLimit(
   limiter: Limiter,
   request: FastifyRequest,
   reply: FastifyReply,
+  reason?: (seconds: number) => string,
 ): Promise<void> {
   const result = await limiter(request);
   if (isRefused(result)) {
-    throw buildTooManyRequestsError(reply, result.ttlInSeconds);
+    throw buildTooManyRequestsError(reply, result.ttlInSeconds, reason?.(result.ttlInSeconds));
   }
 }
 

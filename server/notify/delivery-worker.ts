@@ -3,6 +3,7 @@ import pg from 'pg';
 import { computeBackoff, type BackoffOptions } from '#shared/upstream/backoff.ts';
 import type { AppConfig } from '#server/config/app-config.ts';
 import type { Db } from '#server/db/database.ts';
+import { retryWrite, WRITE_RETRY_DELAYS_MS } from '#server/db/retrying-write.ts';
 import { createChannelDispatcher } from './channels/channel-dispatch.ts';
 import { deliverAlert, type DeliveryContext } from './deliver-alert.ts';
 import { classifyDeliveryError } from './delivery-error.ts';
@@ -121,10 +122,14 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
     }
     let isRecorded: boolean;
     try {
-      isRecorded = await recorder.record(row, outcome);
+      // The send is done: only its record is tried again (a sent row must not be resent, nor
+      // counted as failed, because the database was away for a moment).
+      isRecorded = await retryWrite(() => recorder.record(row, outcome), {
+        delaysMs: fitDelays(WRITE_RETRY_DELAYS_MS, leaseMs / 2),
+      });
     } catch (error) {
       logger.error(
-        `alert ${row.id}: recording ${outcome.status} failed (${error instanceof Error ? error.message : String(error)}); the row is retried when its lease runs out`,
+        `alert ${row.id}: recording ${outcome.status} failed (${error instanceof Error ? error.message : String(error)}); the row is ${outcome.status === 'sent' ? 'sent again' : 'retried'} when its lease runs out`,
       );
       return;
     }
@@ -234,6 +239,18 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
       await context.channels.close();
     },
   };
+}
+
+/** The first of `delays` whose sum stays within `budgetMs`, so retries end while the claim holds. */
+function fitDelays(delays: readonly number[], budgetMs: number): number[] {
+  const fitting: number[] = [];
+  let total = 0;
+  for (const delay of delays) {
+    if (total + delay > budgetMs) break;
+    fitting.push(delay);
+    total += delay;
+  }
+  return fitting;
 }
 
 /** A dedicated connection LISTENing for enqueue notifications; polling covers its outages. */

@@ -1,7 +1,7 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
 import { PLAN_CODES } from '#shared/domain/plans.ts';
-import { isKnownTimeZone, parseClockTime } from '#shared/domain/quiet-hours.ts';
+import { isCanonicalTimeZone, parseClockTime } from '#shared/domain/quiet-hours.ts';
 
 /** What the account holder may use, derived from the plan. */
 export const accountCapabilitiesSchema = z.object({
@@ -25,8 +25,9 @@ export const quietHoursSchema = z
     enabled: z.boolean(),
     start: clockTimeSchema,
     end: clockTimeSchema,
-    time_zone: z.string().trim().max(64).refine(isKnownTimeZone, {
-      message: 'Choose a time zone from the list, e.g. America/New_York',
+    time_zone: z.string().trim().max(64).refine(isCanonicalTimeZone, {
+      message:
+        'Choose a time zone from the list, written as it is there (e.g. America/New_York or UTC); offsets such as +02:00 are not time zones',
     }),
     always_for_preferred_at_my_store: z.boolean(),
   })

@@ -9,6 +9,12 @@ export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 /** The most channels one account keeps; more only multiplies the same alert. */
 export const MAX_CHANNELS_PER_ACCOUNT = 10;
 
+/**
+ * Test messages allowed per channel a minute, and per account an hour (issue 43): each is a
+ * request from our servers to an address the user chose, so tests must not become a flood.
+ */
+export const CHANNEL_TEST_LIMITS = { perChannelPerMinute: 5, perUserPerHour: 20 } as const;
+
 const labelSchema = z.string().trim().max(60).optional();
 
 /** An http(s) URL; whether plain http or a private address is allowed is decided by the server. */
@@ -30,6 +36,18 @@ const ntfyTopicSchema = z
   .trim()
   .regex(/^[-_A-Za-z0-9]{1,64}$/, {
     message: 'A topic is 1 to 64 letters, digits, "-" or "_"',
+  });
+
+/**
+ * An ntfy access token goes in an Authorization header: visible ASCII on one line only. A CR
+ * or LF could never be sent (and would split the header), so it is refused when added.
+ */
+const ntfyTokenSchema = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^[\x21-\x7e]*$/, {
+    message: 'An access token is one line of letters, digits and symbols, without spaces',
   });
 
 /** Discord's webhook links: /api/webhooks/{id}/{token}. */
@@ -63,7 +81,7 @@ export const channelCreateSchema = z.discriminatedUnion('kind', [
     label: labelSchema,
     server_url: urlSchema.default('https://ntfy.sh'),
     topic: ntfyTopicSchema,
-    token: z.string().trim().max(200).optional(),
+    token: ntfyTokenSchema.optional(),
   }),
   z.object({ kind: z.literal('discord'), label: labelSchema, url: discordWebhookSchema }),
   z.object({
@@ -112,13 +130,15 @@ export type ChannelCreated = z.infer<typeof channelCreatedSchema>;
 /** Path parameters naming one channel. */
 export const channelParamsSchema = z.object({ id: z.uuid({ message: 'Not a channel id' }) });
 
-/** POST /v2/account/channels/{id}/test answer. */
+/**
+ * POST /v2/account/channels/{id}/test answer: whether the message was delivered, in our own
+ * words. The receiver's status code is never answered (a test is a request to an address the
+ * user chose; its status would make us a way to probe hosts).
+ */
 export const channelTestResultSchema = z.object({
   delivered: z.boolean(),
-  /** What happened, for the person ("Sent to the chat “Family”", "Discord answered 404"). */
+  /** What happened, for the person ("Sent to the chat “Family”", "Not delivered: ..."). */
   message: z.string(),
-  /** The receiver's HTTP status, when one answered. */
-  http_status: z.number().int().nullable(),
 });
 /** The outcome of a test message. */
 export type ChannelTestResult = z.infer<typeof channelTestResultSchema>;

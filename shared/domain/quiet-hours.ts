@@ -25,6 +25,22 @@ export function isKnownTimeZone(timeZone: string): boolean {
   }
 }
 
+/** How the time-zone database writes a zone's name: capitalised parts ("America/Port-au-Prince"). */
+const ZONE_NAME_PATTERN = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z0-9][A-Za-z0-9_+-]*)*$/;
+
+/**
+ * Whether `timeZone` is a zone's name as the IANA database writes it ("Europe/Paris", "UTC"),
+ * for input: not an offset ("+23:59", which knows no daylight saving) nor another spelling of
+ * a name ("utc", "america/new_york"). Names the database keeps as links ("Asia/Calcutta",
+ * "Asia/Kolkata") are both accepted, since browsers answer either.
+ */
+export function isCanonicalTimeZone(timeZone: string): boolean {
+  if (!ZONE_NAME_PATTERN.test(timeZone) || !isKnownTimeZone(timeZone)) return false;
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+  // The runtime answers a name it keeps as given; differing only in letter case is misspelt.
+  return resolved === timeZone || resolved.toLowerCase() !== timeZone.toLowerCase();
+}
+
 /** Every IANA zone the runtime knows, UTC included, for pickers. */
 export function listTimeZones(): string[] {
   const zones = Intl.supportedValuesOf('timeZone');

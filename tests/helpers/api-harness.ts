@@ -41,6 +41,8 @@ const OUT_OF_THE_WAY_LIMITS: RateLimitSettings = {
   userWritesPerMinute: 100_000,
   checkoutPerAddressPerMinute: 100_000,
   authFailuresPerAddressPerMinute: 100_000,
+  channelTestsPerChannelPerMinute: 100_000,
+  channelTestsPerUserPerHour: 100_000,
 };
 
 /** Starts the harness; one per test file. Limits are out of the way unless `overrides` set them. */

@@ -14,6 +14,7 @@ import {
   describeRequestError,
   isUnansweredRequest,
   readErrorBody,
+  readErrorStatus,
 } from '#renderer/api/api-errors.ts';
 import {
   useAlertChannels,
@@ -79,6 +80,13 @@ function describeCreateError(error: unknown): string {
   const { code, reason, message } = readErrorBody(error);
   if (code === 'invalid_input' && message !== undefined) return message;
   return reason ?? message ?? "The channel couldn't be added. Please try again.";
+}
+
+/** A failed test: the limit's own sentence when tests are limited for now (429). */
+function describeTestError(error: unknown): string {
+  const fallback = "The test couldn't be sent. Please try again.";
+  if (readErrorStatus(error) !== 429) return describeRequestError(error, fallback);
+  return readErrorBody(error).reason ?? 'Too many tests for now. Please try again in a minute.';
 }
 
 /** My Account: the user's ntfy, Discord, Telegram and webhook channels. */
@@ -291,12 +299,12 @@ function ChannelItem({ channel }: { channel: Channel }) {
       )}
       {test.isError || remove.isError ? (
         <p className="small text-danger mt-2 mb-0" role="alert">
-          {describeRequestError(
-            test.error ?? remove.error,
-            test.isError
-              ? "The test couldn't be sent. Please try again."
-              : "The channel couldn't be deleted. Please try again.",
-          )}
+          {test.isError
+            ? describeTestError(test.error)
+            : describeRequestError(
+                remove.error,
+                "The channel couldn't be deleted. Please try again.",
+              )}
         </p>
       ) : null}
     </ListGroup.Item>

@@ -90,8 +90,20 @@ export function describeTarget(channel: StoredChannel): string {
         ? `Telegram chat ${channel.settings.chat_id}`
         : `Telegram chat “${channel.settings.chat_title}” (${channel.settings.chat_id})`;
     case 'webhook':
-      return channel.settings.display_url;
+      // Rows made before issue 43 kept the whole path here: it is masked on the way out too.
+      return maskWebhookUrl(channel.settings.display_url);
   }
+}
+
+/**
+ * A webhook address as shown after creation: its scheme and host, the path masked. Services
+ * such as Slack keep the secret in the path, and the query may hold a token too.
+ */
+export function maskWebhookUrl(url: string): string {
+  if (!URL.canParse(url)) return 'webhook';
+  const parsed = new URL(url);
+  const hasPath = parsed.pathname !== '/' || parsed.search !== '';
+  return `${parsed.protocol}//${parsed.host}/${hasPath ? '…' : ''}`;
 }
 
 /** The settings of the channels that have them, for Telegram's chat title after a test. */

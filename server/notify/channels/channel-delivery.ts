@@ -1,7 +1,9 @@
 import { isPaidPlan } from '#shared/domain/plans.ts';
 import type { Executor } from '#server/db/database.ts';
 import type { SearchRow, UserChannelKind, UserRow } from '#server/db/schema.ts';
+import { retryWrite } from '#server/db/retrying-write.ts';
 import { classifyDeliveryError } from '../delivery-error.ts';
+import { ChannelSendError } from './channel-http.ts';
 import type { AttemptOutcome } from '../outbox-claims.ts';
 import type { ChannelDispatcher } from './channel-dispatch.ts';
 import { CHANNEL_KINDS } from '#shared/api/channels.ts';
@@ -30,10 +32,11 @@ export type ChannelOutboxRow = {
 /**
  * Sends one outbox row to the user's channel it names, after re-checking what may have
  * changed since it was enqueued (account switch, search, plan, channel deleted, paused or no
- * longer used by the search). Every attempt counts toward the channel's health: a success
- * starts the count over, PAUSE_AFTER_FAILURES failures in a row pause the channel (the row
- * then fails instead of retrying, and My Account shows why). Other failures are thrown for
- * the worker's retry policy, exactly as the built-in channels do.
+ * longer used by the search). Every attempt the receiver answers counts toward the channel's
+ * health: a success starts the count over, PAUSE_AFTER_FAILURES failures in a row pause the
+ * channel (the row then fails instead of retrying, and My Account shows why). Other failures
+ * are thrown for the worker's retry policy, exactly as the built-in channels do. A success
+ * whose record cannot be written (after retries) is still a success.
  */
 export async function deliverToUserChannel(
   db: Executor,
@@ -62,19 +65,29 @@ export async function deliverToUserChannel(
   const first = alert.items[0];
   const buyPagePath =
     first === undefined ? null : await findBuyPagePath(db, first.countryCode, first.partNumber);
+  let sent: { note: string };
   try {
-    const sent = await dispatcher.sendAlert(channel, alert, {
+    sent = await dispatcher.sendAlert(channel, alert, {
       id: row.idempotency_key,
       buyPagePath,
     });
-    await recordChannelSuccess(db, channel.id);
-    return { status: 'sent', note: sent.note };
   } catch (error) {
-    const failure = classifyDeliveryError(error);
-    const isPaused = await recordChannelFailure(db, channel.id, failure.message);
+    // Only the receiver's failures count toward the channel's health, in our words; anything
+    // else (our database, a bug) is retried by the worker without blaming the channel.
+    if (!(error instanceof ChannelSendError)) throw classifyDeliveryError(error);
+    const isPaused = await recordChannelFailure(db, channel.id, error.message);
     if (isPaused) {
-      return { status: 'failed', reason: `${failure.message} (channel paused)` };
+      return { status: 'failed', reason: `${error.message} (channel paused)` };
     }
-    throw failure;
+    throw error;
   }
+  // Delivered: a failing write from here on must neither fail the row nor send it again.
+  const isRecorded = await retryWrite(() => recordChannelSuccess(db, channel.id)).then(
+    () => true,
+    () => false,
+  );
+  return {
+    status: 'sent',
+    note: isRecorded ? sent.note : `${sent.note} (the channel's success was not recorded)`,
+  };
 }

@@ -6,14 +6,26 @@ import { checkTargetUrl, TargetRefusedError, type TargetPolicy } from './target-
 /** How channel sends reach the network: one guarded agent, a timeout, the target policy. */
 export type ChannelHttp = { agent: Agent; timeoutMs: number; policy: TargetPolicy };
 
-/** A channel's failure with the receiver's HTTP status when one answered (never its body). */
+/**
+ * A channel's failure. `message` is the status line kept for the channel's last failure (the
+ * receiver's HTTP status when one answered, never its body); `summary` is what a test answers
+ * on demand, in our words only: a status code or network error code there would let anyone
+ * with an account probe hosts through us.
+ */
 export class ChannelSendError extends DeliveryError {
   readonly httpStatus: number | null;
+  readonly summary: string;
 
-  constructor(kind: DeliveryErrorKind, message: string, httpStatus: number | null) {
+  constructor(
+    kind: DeliveryErrorKind,
+    message: string,
+    httpStatus: number | null,
+    summary: string = message,
+  ) {
     super(kind, message);
     this.name = 'ChannelSendError';
     this.httpStatus = httpStatus;
+    this.summary = summary;
   }
 }
 
@@ -46,10 +58,12 @@ export async function postJson(
     try {
       checkTargetUrl(request.url, 'url', http.policy);
     } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
       throw new ChannelSendError(
         'permanent',
-        `${request.receiver}: address refused (${error instanceof Error ? error.message : String(error)})`,
+        `${request.receiver}: address refused (${reason})`,
         null,
+        `Not delivered: the address was refused (${reason}).`,
       );
     }
   }
@@ -84,11 +98,18 @@ export async function postJson(
 /** Turns an HTTP status into the error the worker retries (429, 408, 5xx) or gives up on. */
 export function failureForStatus(receiver: string, status: number, detail = ''): ChannelSendError {
   const isRetryable = status === 408 || status === 429 || status >= 500;
-  const line =
-    status >= 300 && status < 400
-      ? `${receiver} answered ${status} (a redirect, which is not followed)`
-      : `${receiver} answered ${status}${detail === '' ? '' : ` (${detail})`}`;
-  return new ChannelSendError(isRetryable ? 'transient' : 'permanent', line, status);
+  const isRedirect = status >= 300 && status < 400;
+  const line = isRedirect
+    ? `${receiver} answered ${status} (a redirect, which is not followed)`
+    : `${receiver} answered ${status}${detail === '' ? '' : ` (${detail})`}`;
+  const why = isRedirect ? 'it redirects elsewhere, which is not followed' : detail;
+  const summary = `Not delivered: ${nameInSentence(receiver)} did not accept the message${why === '' ? '' : ` (${why})`}.`;
+  return new ChannelSendError(isRetryable ? 'transient' : 'permanent', line, status, summary);
+}
+
+/** A receiver's name inside a sentence ("the webhook", "Discord"). */
+function nameInSentence(receiver: string): string {
+  return receiver.replace(/^The /, 'the ');
 }
 
 /** Reads at most MAX_BODY_BYTES of the answer as text; the rest is dropped. */
@@ -125,7 +146,12 @@ function describeNetworkFailure(error: unknown, receiver: string, timeoutMs: num
   }
   const refused = causes.find((cause) => cause instanceof TargetRefusedError);
   if (refused instanceof TargetRefusedError) {
-    return new ChannelSendError('permanent', `${receiver}: ${refused.message}`, null);
+    return new ChannelSendError(
+      'permanent',
+      `${receiver}: ${refused.message}`,
+      null,
+      `Not delivered: the address was refused (${refused.message}).`,
+    );
   }
   const isTimeout = causes.some(
     (cause) =>
@@ -133,10 +159,12 @@ function describeNetworkFailure(error: unknown, receiver: string, timeoutMs: num
       (cause.name === 'TimeoutError' || cause.name === 'AbortError' || /timeout/i.test(cause.name)),
   );
   if (isTimeout) {
+    const line = `${receiver} did not answer within ${Math.round(timeoutMs / 1000)} s`;
     return new ChannelSendError(
       'transient',
-      `${receiver} did not answer within ${Math.round(timeoutMs / 1000)} s`,
+      line,
       null,
+      `Not delivered: ${nameInSentence(receiver)} did not answer in time.`,
     );
   }
   const code = causes
@@ -146,5 +174,6 @@ function describeNetworkFailure(error: unknown, receiver: string, timeoutMs: num
     'transient',
     `${receiver} could not be reached${code === undefined ? '' : ` (${String(code)})`}`,
     null,
+    `Not delivered: ${nameInSentence(receiver)} could not be reached.`,
   );
 }

@@ -12,7 +12,7 @@ import type { Db } from '#server/db/database.ts';
 import { findOwnedSearch } from '#server/db/repositories/searches-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 import { ChannelSendError } from './channel-http.ts';
-import { describeTarget, readStoredChannel } from './channel-config.ts';
+import { describeTarget, maskWebhookUrl, readStoredChannel } from './channel-config.ts';
 import type { ChannelDispatcher } from './channel-dispatch.ts';
 import {
   countUserChannels,
@@ -29,6 +29,7 @@ import {
 import { checkTargetAddress, TargetRefusedError, type TargetPolicy } from './target-guard.ts';
 import { createSigningSecret } from './webhook-sender.ts';
 import { AppError, invalidInput, notFound } from '#server/base/app-error.ts';
+import { retryWrite } from '#server/db/retrying-write.ts';
 
 /** Discord's webhook hosts; others are refused unless private targets are allowed (development). */
 const DISCORD_HOSTS = new Set([
@@ -144,7 +145,7 @@ export async function createChannel(
       const url = await checkAddress(input.url, 'url', policy);
       signingSecret = createSigningSecret();
       stored = {
-        settings: { display_url: `${url.origin}${url.pathname}` },
+        settings: { display_url: maskWebhookUrl(url.toString()) },
         secret: { url: url.toString(), signing_secret: signingSecret },
       };
       defaultLabel = `Webhook ${url.hostname}`;
@@ -167,40 +168,49 @@ export async function removeChannel(db: Db, user: UserRow, channelId: string): P
 }
 
 /**
- * Sends a test message now (not through the outbox: the person is waiting for it). Success
- * resumes a paused channel; a failure answers its status line, never the receiver's body.
+ * Sends a test message now (not through the outbox: the person is waiting for it). `hooks.admit`
+ * runs once the channel is known to be the user's, before anything is sent: it throws when
+ * the tests' limits are spent. Success resumes a paused channel; the answer says whether the
+ * message was delivered in our words, never the receiver's status code or body.
  */
 export async function testChannel(
   db: Db,
   user: UserRow,
   channelId: string,
   dispatcher: ChannelDispatcher,
+  hooks: { admit?: () => Promise<void>; warn?: (message: string) => void } = {},
 ): Promise<ChannelTestResult> {
   requireChannelAccess(user);
   const row = await findUserChannel(db, user.id, channelId);
   if (row === undefined) throw notFound('Channel');
+  await hooks.admit?.();
+  let sent: Awaited<ReturnType<ChannelDispatcher['sendTest']>>;
   try {
-    const sent = await dispatcher.sendTest(row);
-    const settings =
-      sent.chatTitle === undefined
-        ? undefined
-        : { ...readStoredChannel(row).settings, chat_title: sent.chatTitle };
-    await recordChannelSuccess(db, row.id, settings);
-    if (row.paused_at !== null) await resumeUserChannel(db, row.id);
-    return {
-      delivered: true,
-      message:
-        sent.chatTitle === undefined
-          ? 'Test message sent.'
-          : `Test message sent to the chat “${sent.chatTitle}”.`,
-      http_status: 200,
-    };
+    sent = await dispatcher.sendTest(row);
   } catch (error) {
-    if (error instanceof ChannelSendError) {
-      return { delivered: false, message: error.message, http_status: error.httpStatus };
-    }
+    if (error instanceof ChannelSendError) return { delivered: false, message: error.summary };
     throw error;
   }
+  const settings =
+    sent.chatTitle === undefined
+      ? undefined
+      : { ...readStoredChannel(row).settings, chat_title: sent.chatTitle };
+  // The message is out: a failed write must not turn it into a failure, nor send it again.
+  await retryWrite(async () => {
+    await recordChannelSuccess(db, row.id, settings);
+    if (row.paused_at !== null) await resumeUserChannel(db, row.id);
+  }).catch((error: unknown) =>
+    hooks.warn?.(
+      `channel ${row.id}: test delivered, but its success was not recorded (${error instanceof Error ? error.message : String(error)})`,
+    ),
+  );
+  return {
+    delivered: true,
+    message:
+      sent.chatTitle === undefined
+        ? 'Test message sent.'
+        : `Test message sent to the chat “${sent.chatTitle}”.`,
+  };
 }
 
 /** Which of the user's channels a search uses. */

@@ -1,13 +1,24 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import type { Agent } from 'undici';
+import ipaddr from 'ipaddr.js';
+import type { Agent, buildConnector } from 'undici';
 
 /**
  * Whether channel targets may be plain http or private addresses (ALLOW_PRIVATE_CHANNEL_TARGETS,
  * development only: local sinks and stand-ins). Off, a user-supplied address must be https and
  * resolve only to public addresses, or the server would become a way into its own network.
  */
-export type TargetPolicy = { allowPrivateTargets: boolean };
+export type TargetPolicy = {
+  allowPrivateTargets: boolean;
+  /** How names are resolved, at creation and for each connection (default: the system's). */
+  resolveHost?: ResolveHost;
+};
+
+/** Every address a name resolves to, as `dns.lookup` with `all` answers them. */
+export type ResolveHost = (hostname: string) => Promise<dns.LookupAddress[]>;
+
+/** The system's resolver, the one sockets use by default (hosts file included). */
+const resolveWithSystem: ResolveHost = (hostname) => dns.promises.lookup(hostname, { all: true });
 
 /** A target the policy refuses; `field` names the input the user can fix. */
 export class TargetRefusedError extends Error {
@@ -20,55 +31,74 @@ export class TargetRefusedError extends Error {
   }
 }
 
-/** Loopback, private, link-local, shared (CGNAT), multicast, documentation and reserved ranges. */
-const NON_PUBLIC = new net.BlockList();
-for (const [prefix, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  NON_PUBLIC.addSubnet(prefix, bits, 'ipv4');
-}
-for (const [prefix, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NON_PUBLIC.addSubnet(prefix, bits, 'ipv6');
+/** The range ipaddr.js gives an address reachable on the public internet (every other is special). */
+const PUBLIC_RANGE = 'unicast';
+
+/** NAT64's well-known prefix (RFC 6052): the IPv4 address is the last 32 bits. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+
+/** Whether an IPv4 address is outside every special range of ipaddr.js's table. */
+function isPublicIpv4(address: ipaddr.IPv4): boolean {
+  return address.range() === PUBLIC_RANGE;
 }
 
-/** Whether `address` (an IP literal) is reachable on the public internet. */
-export function isPublicAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 0) return false;
-  if (family === 6) {
-    // ::ffff:a.b.c.d and ::a.b.c.d reach the IPv4 address they embed.
-    const mapped = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped?.[1] !== undefined) return isPublicAddress(mapped[1]);
-    const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-    if (hexMapped?.[1] !== undefined && hexMapped[2] !== undefined) {
-      const high = Number.parseInt(hexMapped[1], 16);
-      const low = Number.parseInt(hexMapped[2], 16);
-      return isPublicAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
-    }
-    return !NON_PUBLIC.check(address, 'ipv6');
+/** The IPv4 address in the four bytes of an IPv6 address from `offset` on, bits flipped by `mask`. */
+function readIpv4At(bytes: readonly number[], offset: number, mask = 0): ipaddr.IPv4 {
+  return new ipaddr.IPv4(bytes.slice(offset, offset + 4).map((byte) => byte ^ mask));
+}
+
+/**
+ * The IPv4 addresses an IPv6 address leads to, for the forms that carry one; undefined for
+ * any other. A packet to such an address ends at its IPv4 address (a NAT64 gateway, a 6to4
+ * or Teredo relay, the host's own IPv4 stack), so that address is what must be public.
+ */
+function readEmbeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const bytes = address.toByteArray();
+  switch (address.range()) {
+    // ::ffff:a.b.c.d (mapped) and ::ffff:0:a.b.c.d (translated, RFC 6145).
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return [readIpv4At(bytes, 12)];
+    // The local-use 64:ff9b:1::/48 (RFC 8215) puts the IPv4 address where its network chose,
+    // so it cannot be read: that prefix is refused whole (undefined below).
+    case 'rfc6052':
+      return address.match(NAT64_WELL_KNOWN) ? [readIpv4At(bytes, 12)] : undefined;
+    // 2002:AABB:CCDD::/48 reaches the 6to4 router at AA.BB.CC.DD (RFC 3056).
+    case '6to4':
+      return [readIpv4At(bytes, 2)];
+    // 2001:0:SSSS:SSSS::CCCC:CCCC: the server's address, and the client's with its bits flipped.
+    case 'teredo':
+      return [readIpv4At(bytes, 4), readIpv4At(bytes, 12, 0xff)];
+    default:
+      return undefined;
   }
-  return !NON_PUBLIC.check(address, 'ipv4');
+}
+
+/** Whether the first 96 bits are zero: ::a.b.c.d, the IPv4-compatible form (deprecated, RFC 4291). */
+function isIpv4Compatible(address: ipaddr.IPv6): boolean {
+  return address.parts.slice(0, 6).every((part) => part === 0);
+}
+
+/**
+ * Whether `address` (an IP literal) is reachable on the public internet, by ipaddr.js's table
+ * of special ranges (loopback, private, link-local, shared, multicast, documentation,
+ * benchmarking, reserved, site-local fec0::/10, 6to4 relays 192.88.99.0/24 ...). IPv6 forms
+ * that carry an IPv4 address are judged by it; the deprecated ::a.b.c.d form (`[::127.0.0.1]`
+ * is `[::7f00:1]`) and the local-use NAT64 prefix are never public.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (net.isIP(address) === 0) return false;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return false;
+  }
+  if (parsed.kind() === 'ipv4') return isPublicIpv4(parsed as ipaddr.IPv4);
+  const ipv6 = parsed as ipaddr.IPv6;
+  const embedded = readEmbeddedIpv4(ipv6);
+  if (embedded !== undefined) return embedded.every(isPublicIpv4);
+  return ipv6.range() === PUBLIC_RANGE && !isIpv4Compatible(ipv6);
 }
 
 /** The host of a URL without IPv6 brackets. */
@@ -105,7 +135,7 @@ export function checkTargetUrl(value: string, field: string, policy: TargetPolic
 
 /**
  * checkTargetUrl, then resolves the host as the sender will and refuses it when any address
- * is not public (used when a channel is created; every send checks again in the agent).
+ * is not public (used when a channel is created; every connection checks again).
  */
 export async function checkTargetAddress(
   value: string,
@@ -118,7 +148,7 @@ export async function checkTargetAddress(
   if (net.isIP(host) !== 0) return url;
   let addresses: dns.LookupAddress[];
   try {
-    addresses = await dns.promises.lookup(host, { all: true });
+    addresses = await (policy.resolveHost ?? resolveWithSystem)(host);
   } catch {
     throw new TargetRefusedError(field, `names a host that does not resolve (${host})`);
   }
@@ -134,48 +164,73 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
+/** The refusal a connection fails with; channel-http finds it in the error's causes. */
+function refuseConnection(message: string): NodeJS.ErrnoException {
+  const failure: NodeJS.ErrnoException = new TargetRefusedError('url', message);
+  failure.code = 'ETARGETREFUSED';
+  return failure;
+}
+
+/** The address family a socket asks for: 4, 6, or 0 for either. */
+function readFamily(family: dns.LookupOptions['family']): number {
+  if (family === 'IPv4') return 4;
+  if (family === 'IPv6') return 6;
+  return family ?? 0;
+}
+
 /**
  * A DNS lookup for sockets that refuses non-public answers. The socket connects to exactly
  * the address checked here, so a name that resolved publicly at creation and privately now
  * (DNS rebinding) is refused on the send itself.
  */
-function guardedLookup(
-  hostname: string,
-  options: dns.LookupOptions,
-  callback: LookupCallback,
-): void {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error !== null) {
-      callback(error, []);
-      return;
-    }
-    const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    const first = addresses[0];
-    if (refused !== undefined || first === undefined) {
-      const failure: NodeJS.ErrnoException = new TargetRefusedError(
-        'url',
-        `${hostname} resolves to a private or local address`,
-      );
-      failure.code = 'ETARGETREFUSED';
-      callback(failure, []);
-      return;
-    }
-    if (options.all === true) callback(null, addresses);
-    else callback(null, first.address, first.family);
-  });
+function createGuardedLookup(resolveHost: ResolveHost) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    resolveHost(hostname).then(
+      (answers) => {
+        const family = readFamily(options.family);
+        const addresses = answers.filter((entry) => family === 0 || entry.family === family);
+        const first = addresses[0];
+        if (first === undefined || answers.some((entry) => !isPublicAddress(entry.address))) {
+          callback(refuseConnection(`${hostname} resolves to a private or local address`), []);
+        } else if (options.all === true) callback(null, addresses);
+        else callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
 }
 
 /**
- * The undici agent channel sends use: the guarded lookup unless private targets are allowed.
- * undici (110 modules) is loaded here, when a channel first sends, not at start.
+ * Connects only to public addresses: an IP literal is checked before its connection (Node
+ * looks no literal up, so the lookup alone would let it through) and a name through the
+ * guarded lookup. Every connection passes here, whatever the URL or a redirect said.
+ */
+function createGuardedConnector(
+  build: typeof buildConnector,
+  resolveHost: ResolveHost,
+  timeoutMs: number,
+): buildConnector.connector {
+  const connect = build({ timeout: timeoutMs, lookup: createGuardedLookup(resolveHost) });
+  return (options, callback) => {
+    const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (net.isIP(host) !== 0 && !isPublicAddress(host)) {
+      callback(refuseConnection(`${host} is a private or local address`), null);
+      return;
+    }
+    connect(options, callback);
+  };
+}
+
+/**
+ * The undici agent channel sends use: the guarded connector unless private targets are
+ * allowed. undici (110 modules) is loaded here, when a channel first sends, not at start.
  */
 export async function createTargetAgent(policy: TargetPolicy, timeoutMs: number): Promise<Agent> {
-  const { Agent } = await import('undici');
+  const { Agent, buildConnector } = await import('undici');
   return new Agent({
-    connect: {
-      timeout: timeoutMs,
-      ...(policy.allowPrivateTargets ? {} : { lookup: guardedLookup }),
-    },
+    connect: policy.allowPrivateTargets
+      ? { timeout: timeoutMs }
+      : createGuardedConnector(buildConnector, policy.resolveHost ?? resolveWithSystem, timeoutMs),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });

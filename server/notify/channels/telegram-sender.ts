@@ -44,7 +44,12 @@ async function callBotApi(
     );
   }
   if (answer.status === 200) {
-    throw new ChannelSendError('transient', 'Telegram answered without ok', 200);
+    throw new ChannelSendError(
+      'transient',
+      'Telegram answered without ok',
+      200,
+      'Not delivered: Telegram did not confirm the message.',
+    );
   }
   throw failureForStatus('Telegram', answer.status, description);
 }

@@ -115,10 +115,33 @@ describe('My Account alert channels', () => {
       'GET /account/channels': () => ({ status: 200, body: { channels: [NTFY] } }),
       [`POST /account/channels/${NTFY.id}/test`]: () => ({
         status: 200,
-        body: { delivered: false, message: 'ntfy answered 401', http_status: 401 },
+        body: {
+          delivered: false,
+          message:
+            'Not delivered: ntfy did not accept the message (the topic needs a valid access token).',
+        },
       }),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Send a test' }));
-    await waitFor(() => expect(screen.getByText('ntfy answered 401')).toBeTruthy());
+    await waitFor(() =>
+      expect(
+        screen.getByText(
+          'Not delivered: ntfy did not accept the message (the topic needs a valid access token).',
+        ),
+      ).toBeTruthy(),
+    );
+  });
+
+  it('says when tests are limited for now and when to try again', async () => {
+    const reason = 'A channel can be tested 5 times a minute. Try again in 42 s.';
+    renderAccount({
+      'GET /account/channels': () => ({ status: 200, body: { channels: [NTFY] } }),
+      [`POST /account/channels/${NTFY.id}/test`]: () => ({
+        status: 429,
+        body: { code: 'rate_limited', message: 'Too many requests; try again in 42 s', reason },
+      }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Send a test' }));
+    expect(await screen.findByText(reason)).toBeTruthy();
   });
 });

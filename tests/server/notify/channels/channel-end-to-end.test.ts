@@ -49,13 +49,13 @@ describe('user channels end to end', () => {
     ntfy = await startNtfyStandIn({ token: 'tk_standintoken' });
     discord = await startDiscordStandIn();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-channels-'));
-    part = listSeedParts('US', 'iphone17pro')[0]!;
+    part = listSeedParts('US', 'iphone18pro')[0]!;
     for (const storeId of listSeedStores('en_US'))
       watch.simulator.setStatus(storeId, part, 'unavailable');
 
     const ann = await watch.createUser('ann', 'better');
     const search = await watch.createSearch(ann, {
-      productId: 'iphone17pro',
+      productId: 'iphone18pro',
       storeId: 'R095',
       preferred: [part],
       isEmail: false,
@@ -162,7 +162,7 @@ describe('user channels end to end', () => {
       ['view', 'Buy on apple.com'],
     ]);
     expect(ntfyBody.actions[1]?.url).toMatch(/^https:\/\/www\.apple\.com\/retail\/.+/);
-    expect(ntfyBody.actions[2]?.url).toBe('https://www.apple.com/shop/buy-iphone/iphone-17-pro');
+    expect(ntfyBody.actions[2]?.url).toBe('https://www.apple.com/shop/buy-iphone/iphone-18-pro');
 
     const executed = discord.requests[0];
     expect(executed.path).toMatch(/^\/api\/webhooks\/\d+\/[\w-]+\?wait=true$/);

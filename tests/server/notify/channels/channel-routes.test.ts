@@ -307,12 +307,11 @@ describe('/v2/account/channels', () => {
     );
     expect(refused).toEqual({
       delivered: false,
-      message: 'Telegram answered 400 (Bad Request: chat not found)',
-      http_status: 400,
+      message: 'Not delivered: Telegram did not accept the message (Bad Request: chat not found).',
     });
   });
 
-  it('shows a failing receiver only as a status line', async () => {
+  it('answers a failing receiver in our words, without its status or body', async () => {
     const created = await createChannel(alice, { kind: 'discord', url: discord.webhookUrl });
     discord.failNext(500, { message: '<html>internal secret stack trace</html>' });
     const result = channelTestResultSchema.parse(
@@ -324,7 +323,10 @@ describe('/v2/account/channels', () => {
         })
       ).json(),
     );
-    expect(result).toEqual({ delivered: false, message: 'Discord answered 500', http_status: 500 });
+    expect(result).toEqual({
+      delivered: false,
+      message: 'Not delivered: Discord did not accept the message.',
+    });
     const removed = await api.call({
       method: 'DELETE',
       url: `/v2/account/channels/${created.id}`,
