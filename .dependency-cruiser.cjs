@@ -24,7 +24,7 @@ const SERVER_LAYERS = [
   ['searches'],
   ['billing'],
   // Features that stand alone: each imports only the foundation above and shared/.
-  ['site', 'simulator', 'backup', 'terminal-watch'],
+  ['site', 'simulator', 'backup', 'terminal-watch', 'doctor'],
 ];
 
 const folderPath = (folder) => `^server/${folder}/`;

@@ -84,6 +84,19 @@ const LAZY_COMMAND_GROUPS: readonly LazyCommandGroup[] = [
       (await import('./backup/backup-commands.ts')).registerDbCommands(program, context),
   },
   {
+    name: 'doctor',
+    description:
+      'ask Apple once through every egress address and compare the answers with the captured shape (exit 1 on drift or block)',
+    // The doctor is a stand-alone feature; the watcher's egress addresses are handed to it here.
+    register: async (program) => {
+      const [{ registerDoctorCommand }, { createEgressAddresses }] = await Promise.all([
+        import('./doctor/doctor-command.ts'),
+        import('./watch/egress-agents.ts'),
+      ]);
+      registerDoctorCommand(program, { createEgressAddresses });
+    },
+  },
+  {
     name: 'watch',
     description: 'watch stores from this terminal, without an account or a server',
     register: async (program) =>
@@ -214,6 +227,7 @@ async function buildCli(args: readonly string[]): Promise<Command> {
       await runWorker(loadConfig());
     });
 
+  await addNamedGroup('doctor');
   await addNamedGroup('watch');
   return program;
 }

@@ -10,6 +10,7 @@ import {
 } from '#shared/catalog/catalog-diff.ts';
 import {
   expandCatalogFile,
+  getActiveBuyPage,
   parseCatalogFile,
   type CatalogFile,
 } from '#shared/catalog/catalog-file.ts';
@@ -98,7 +99,8 @@ function buildWantedRows(
       : (orderNow.get(type.product_id) ?? lowest - expanded.types.length + index),
     launched_on: type.launched_on ?? null,
     retired_on: type.retired_on ?? null,
-    buy_page: type.buy_page ?? null,
+    // A retired page stays in the file for the record; the database holds the page to read.
+    buy_page: getActiveBuyPage(type),
   }));
   const models = expanded.models.map((model) => ({
     product_id: model.product_id,

@@ -64,6 +64,17 @@ export function registerCatalogModelCommands(
       });
       console.log(`Read ${result.pages.length} buy pages from ${baseUrl}.`);
       for (const entry of result.skipped) console.log(`Skipped ${entry}`);
+      for (const entry of result.warnings) console.log(`Note: ${entry}`);
+      if (result.pagesRetired.length > 0) {
+        console.log(`Buy pages retired, no longer read (${result.pagesRetired.length}):`);
+        for (const entry of result.pagesRetired) console.log(`  ${entry}`);
+      }
       printChange(formatDiff(result.summary), result.isApplied);
+      if (result.problems.length > 0) {
+        // The pages that were read still applied; the exit code tells a scheduler to look.
+        console.error(`Pages not read (${result.problems.length}); the others applied:`);
+        for (const problem of result.problems) console.error(`  ${problem}`);
+        process.exitCode = 1;
+      }
     });
 }

@@ -6,7 +6,10 @@ import { findLatestCatalogChange } from '#server/db/repositories/catalog-changes
 // Lists on the status page are cut at this many names; the counts stay whole.
 const LISTED_NAMES = 20;
 
-function readList(summary: unknown, key: keyof CatalogDiffSummary): string[] {
+function readList(
+  summary: unknown,
+  key: keyof CatalogDiffSummary | 'problems' | 'pagesRetired',
+): string[] {
   const value =
     typeof summary === 'object' && summary !== null
       ? (summary as Record<string, unknown>)[key]
@@ -34,6 +37,8 @@ export async function readCatalogSyncStatus(db: Executor): Promise<CatalogSyncSt
     is_ok: last.is_ok,
     origin: last.origin,
     error: last.error,
+    page_problems: readList(last.summary, 'problems').slice(0, LISTED_NAMES),
+    pages_retired: readList(last.summary, 'pagesRetired').slice(0, LISTED_NAMES),
     last_success_at: success?.created_at.toISOString() ?? null,
     changes:
       success === undefined

@@ -15,8 +15,9 @@ const FIRST_CHECK_AFTER_MS = 60_000;
 
 /**
  * Runs `catalog sync-models` by itself: whenever the last sync (by any process sharing the
- * database, successful or not) is older than the interval. A failed sync changes nothing and
- * is retried at the next interval. Returns a function that stops the schedule.
+ * database, successful or not) is older than the interval. A sync that read no page changes
+ * nothing and is retried at the next interval; pages that failed beside ones that were read
+ * are logged as an error. Returns a function that stops the schedule.
  */
 export function startModelSyncSchedule(options: {
   db: Db;
@@ -41,10 +42,19 @@ export function startModelSyncSchedule(options: {
         pageIntervalMs: options.settings.pageIntervalMs,
         trigger: 'scheduled sync',
       });
-      options.log.info(
-        { pages: result.pages.length, changes: result.summary },
-        'catalog sync from the buy pages finished',
-      );
+      const details = {
+        pages: result.pages.length,
+        changes: result.summary,
+        pagesRetired: result.pagesRetired,
+        problems: result.problems,
+        warnings: result.warnings,
+      };
+      // Pages that could not be read do not stop the others; they are an error to look into.
+      if (result.problems.length > 0) {
+        options.log.error(details, 'catalog sync applied what it read; some buy pages failed');
+      } else {
+        options.log.info(details, 'catalog sync from the buy pages finished');
+      }
     } catch (error) {
       options.log.error({ err: error }, 'catalog sync from the buy pages failed; nothing changed');
     }

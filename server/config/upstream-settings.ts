@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PARTS_PER_REQUEST } from '#shared/watch/engine/engine-limits.ts';
 import { defaultOnBoolean } from './environment-values.ts';
 import {
   DEFAULT_SIMULATOR_BEHAVIOUR,
@@ -96,7 +97,15 @@ export const upstreamEnvironmentSchema = z.object({
     }),
   UPSTREAM_DIRECT: defaultOnBoolean,
   UPSTREAM_HTTP2: defaultOnBoolean,
-  UPSTREAM_PARTS_PER_REQUEST: z.coerce.number().int().min(2).max(100).default(40),
+  // Apple answers at most 20 parts a request and leaves the rest out (Dgon5000/iphone-stock-
+  // watch-hk: MAX_PARTS_PER_REQUEST = 20, measured; jhdavis789 sends 20 in the US; see
+  // ../shared/reference/apple/README.md and DEFAULT_PARTS_PER_REQUEST).
+  UPSTREAM_PARTS_PER_REQUEST: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(100)
+    .default(DEFAULT_PARTS_PER_REQUEST),
   UPSTREAM_CONTROL_PARTS: z
     .string()
     .optional()

@@ -12,6 +12,7 @@ import * as quietHours from './migrations/0008-quiet-hours.ts';
 import * as searchInventory from './migrations/0009-search-inventory.ts';
 import * as userChannels from './migrations/0010-user-channels.ts';
 import * as searchSummary from './migrations/0011-search-summary.ts';
+import * as answerKnowledge from './migrations/0012-answer-knowledge.ts';
 
 /** Every migration in order; files are imported statically so bundles and tsx agree. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0009-search-inventory': searchInventory,
   '0010-user-channels': userChannels,
   '0011-search-summary': searchSummary,
+  '0012-answer-knowledge': answerKnowledge,
 };
 
 /** The names of every migration this program knows, oldest first. */

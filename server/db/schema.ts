@@ -97,6 +97,8 @@ export type StoresTable = {
   store_slug: string | null;
   latitude: number | null;
   longitude: number | null;
+  /** IANA zone, known for stores filed from an answer's `retailStore`; null otherwise. */
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: UpdatedAt;
 };
 
@@ -260,6 +262,20 @@ export type InvalidPartsTable = {
   found_at: Date;
 };
 
+/**
+ * A part answered `ineligible` at every listed store: answers in a row, and when that retired
+ * it in the country. It holds while the catalog keeps the model (product type and name).
+ */
+export type UpstreamRetiredPartsTable = {
+  country_code: string;
+  part_number: string;
+  product_id: string;
+  display_name: string;
+  ineligible_answers: Generated<number>;
+  last_answer_at: Date;
+  retired_at: Date | null;
+};
+
 /** A log of upstream requests, for recent error rates. */
 export type UpstreamRequestsTable = {
   id: Generated<string>;
@@ -406,6 +422,7 @@ export type Database = {
   location_seeds: LocationSeedsTable;
   country_endpoints: CountryEndpointsTable;
   invalid_parts: InvalidPartsTable;
+  upstream_retired_parts: UpstreamRetiredPartsTable;
   search_alert_state: SearchAlertStateTable;
   alert_outbox: AlertOutboxTable;
   push_subscriptions: PushSubscriptionsTable;

@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '#shared/api/errors.ts';
+import { isWatchKitType, WATCH_KIT_NOTE } from '#shared/catalog/watch-kits.ts';
 import type { Executor } from '#server/db/database.ts';
 import { listProductTypeCountries } from '#server/db/repositories/catalog-changes-repository.ts';
 import {
@@ -32,6 +33,13 @@ export async function requireCatalogEntries(
     throw invalidInput('store_id', `unknown store "${storeId}"`);
   }
   if (options.isNewChoice) {
+    if (isWatchKitType(product.product_id, product.family)) {
+      const field = 'product_type';
+      throw new AppError(400, ERROR_CODES.invalidInput, `${field}: ${WATCH_KIT_NOTE}`, {
+        field,
+        reason: WATCH_KIT_NOTE,
+      });
+    }
     // A type on sale elsewhere is refused where it is not: retired in that country, or never
     // sold there (no models to watch). A type sold nowhere any more is still accepted, as it
     // was before retirement was per country: the demo account and older clients make such

@@ -3,22 +3,35 @@ import { z } from 'zod';
 import { PRODUCT_TYPE_SEEDS, type ProductModelSeed } from '#shared/catalog/index.ts';
 import { isSupportedCountry, getCountryStore } from '#shared/upstream/index.ts';
 import { sendError } from './control-routes.ts';
+import {
+  BUY_PAGE_LAYOUTS,
+  BUY_PAGE_SHAPES,
+  renderBuyPage,
+  renderOverviewPage,
+  type BuyPageLayout,
+  type BuyPageShape,
+  type PageProduct,
+} from './buy-page-render.ts';
 
 // Apple's buy pages (`/{country}/shop/buy-iphone/iphone-18-pro` and the iPad, Mac and Watch
-// equivalents), built from the models the simulator stocks, in the two shapes public checkers
-// read: the inline `window.PRODUCT_SELECTION_BOOTSTRAP` product data and the
-// `<script type="application/json" id="metrics">` JSON. Names carry U+00A0 between words as
-// Apple's do. `POST /_sim/buy-page` lists or unlists a model at run time, so a catalog sync
-// can be tested adding a launch and retiring a model.
+// equivalents), built from the models the simulator stocks and written as Apple writes them
+// (buy-page-render.ts). A page the catalog marks retired (`buy_page_retired`, the iPhone 17 Pro
+// page since 2026-09-11) answers 301 to its line's overview page, which carries no product
+// data, as Apple's does (reference README, "A retired buy page redirects"). `POST
+// /_sim/buy-page` lists or unlists a model at run time and `POST /_sim/buy-page-settings`
+// sets the shape and layout and retires a page, so a catalog sync can be tested adding a
+// launch, retiring a model and retiring a page.
 
-/** Which of the two product shapes a buy page carries. */
-export const BUY_PAGE_SHAPES = ['both', 'selection', 'metrics'] as const;
-/** A buy page shape setting. */
-export type BuyPageShape = (typeof BUY_PAGE_SHAPES)[number];
+export { BUY_PAGE_LAYOUTS, BUY_PAGE_SHAPES, renderBuyPage } from './buy-page-render.ts';
+export type { BuyPageLayout, BuyPageShape } from './buy-page-render.ts';
 
-const NBSP = '\u00a0';
 const PAGE_PATH = /^\/shop\/buy-[a-z]+\/[a-z0-9-]+$/;
-const CAPACITY = /^\d+(?:GB|TB)$/;
+// The overview pages a retired buy page of each line redirects to.
+const OVERVIEW_LINES = ['iphone', 'ipad', 'mac', 'watch'] as const;
+
+const pagePathSchema = z
+  .string()
+  .regex(PAGE_PATH, 'must be a path like /shop/buy-iphone/iphone-17');
 
 /** Body of POST /_sim/buy-page. */
 export const buyPageChangeSchema = z.object({
@@ -30,11 +43,22 @@ export const buyPageChangeSchema = z.object({
   part_number: z.string().trim().toUpperCase().min(1, 'must not be empty').max(32),
   listed: z.boolean(),
   /** The page to list it on; defaults to its product type's buy page. */
-  page: z.string().regex(PAGE_PATH, 'must be a path like /shop/buy-iphone/iphone-17').optional(),
+  page: pagePathSchema.optional(),
   shape: z.enum(BUY_PAGE_SHAPES).optional(),
 });
 
-type PageProduct = { model: ProductModelSeed; productName: string | undefined };
+/** Body of POST /_sim/buy-page-settings: any of the settings, a page with `retired`. */
+export const buyPageSettingsSchema = z
+  .object({
+    shape: z.enum(BUY_PAGE_SHAPES).optional(),
+    layout: z.enum(BUY_PAGE_LAYOUTS).optional(),
+    page: pagePathSchema.optional(),
+    retired: z.boolean().optional(),
+  })
+  .refine((body) => (body.page === undefined) === (body.retired === undefined), {
+    message: 'page and retired go together',
+    path: ['retired'],
+  });
 
 function getTypePage(productId: string): string | undefined {
   return PRODUCT_TYPE_SEEDS.find((type) => type.product_id === productId)?.buy_page ?? undefined;
@@ -44,85 +68,30 @@ function getTypeName(productId: string): string | undefined {
   return PRODUCT_TYPE_SEEDS.find((type) => type.product_id === productId)?.product_name;
 }
 
-/** A dimension key the way Apple writes them: lower case, no spaces ("mistblue", "256gb"). */
-function toDimensionKey(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9]+/g, '');
+/** Pages the catalog marks retired: they redirect from the start. */
+function listCatalogRetiredPages(): string[] {
+  return PRODUCT_TYPE_SEEDS.flatMap((type) =>
+    type.buy_page !== undefined &&
+    type.buy_page !== null &&
+    (type.buy_page_retired_on ?? null) !== null
+      ? [type.buy_page]
+      : [],
+  );
 }
 
-/** Capacity and colour of an iPhone-style name ("iPhone 18 Pro 256GB Black"), when it has them. */
-function splitDimensions(
-  name: string,
-  productName: string | undefined,
-): { capacity: string; color: string } | undefined {
-  if (productName === undefined || !name.startsWith(`${productName} `)) return undefined;
-  const [capacity, ...color] = name.slice(productName.length + 1).split(' ');
-  if (capacity === undefined || !CAPACITY.test(capacity) || color.length === 0) return undefined;
-  return { capacity, color: color.join(' ') };
+function sendBodyError(reply: FastifyReply, error: z.ZodError): FastifyReply {
+  const issue = error.issues[0];
+  const field = issue !== undefined && issue.path.length > 0 ? issue.path.join('.') : 'body';
+  return sendError(
+    reply,
+    400,
+    'invalid_input',
+    `${field}: ${issue?.message ?? 'invalid input'}`,
+    field,
+  );
 }
 
-function escapeScriptJson(value: unknown): string {
-  // A "</script>" inside the data would end the script element early.
-  return JSON.stringify(value).replaceAll('<', '\\u003c');
-}
-
-/** The HTML of one buy page listing `products` in the given shapes. */
-export function renderBuyPage(
-  title: string,
-  products: readonly PageProduct[],
-  shape: BuyPageShape,
-): string {
-  const selectionProducts: Record<string, unknown>[] = [];
-  const colors: Record<string, { value: string }> = {};
-  const capacities: Record<string, { value: string }> = {};
-  const metricsProducts: Record<string, unknown>[] = [];
-  for (const { model, productName } of products) {
-    const base = model.part_number.slice(0, 5);
-    const dimensions = splitDimensions(model.display_name, productName);
-    const entry: Record<string, unknown> = {
-      partNumber: model.part_number,
-      basePartNumber: base,
-      familyType: model.product_id,
-      fullPrice: model.part_number.toLowerCase().replace('/', '_'),
-    };
-    if (dimensions !== undefined) {
-      const capacityKey = toDimensionKey(dimensions.capacity);
-      const colorKey = toDimensionKey(dimensions.color);
-      entry.dimensionCapacity = capacityKey;
-      entry.dimensionColor = colorKey;
-      capacities[capacityKey] = { value: dimensions.capacity };
-      colors[colorKey] = { value: dimensions.color.replaceAll(' ', NBSP) };
-    }
-    selectionProducts.push(entry);
-    metricsProducts.push({
-      sku: model.part_number,
-      partNumber: model.part_number,
-      category: model.product_id.replace(/\d.*$/, ''),
-      name: model.display_name.replaceAll(' ', NBSP),
-    });
-  }
-  const scripts: string[] = [];
-  if (shape !== 'metrics') {
-    const bootstrap = {
-      productSelectionData: {
-        products: selectionProducts,
-        displayValues: { dimensionColor: colors, dimensionCapacity: capacities },
-        sections: [],
-      },
-    };
-    scripts.push(
-      `<script>window.PRODUCT_SELECTION_BOOTSTRAP = ${escapeScriptJson(bootstrap)};</script>`,
-    );
-  }
-  if (shape !== 'selection') {
-    const metrics = { data: { products: metricsProducts } };
-    scripts.push(
-      `<script type="application/json" id="metrics">${escapeScriptJson(metrics)}</script>`,
-    );
-  }
-  return `<!DOCTYPE html><html lang="en-US"><head><meta charset="utf-8"><title>${title}</title></head><body><main id="main">${title}</main>${scripts.join('')}</body></html>`;
-}
-
-/** Registers the buy pages and POST /_sim/buy-page on the simulator. */
+/** Registers the buy pages, the overview pages and their control routes on the simulator. */
 export function registerBuyPageRoutes(
   app: FastifyInstance,
   options: { models: readonly ProductModelSeed[] },
@@ -133,7 +102,9 @@ export function registerBuyPageRoutes(
   }
   // Run-time listing: key -> page it is listed on, or null when taken off its page.
   const overrides = new Map<string, string | null>();
+  const retiredPages = new Set(listCatalogRetiredPages());
   let shape: BuyPageShape = 'both';
+  let layout: BuyPageLayout = 'by-page';
   const countryByPath = new Map<string, string>();
   for (const model of options.models) {
     if (isSupportedCountry(model.country_code)) {
@@ -156,14 +127,14 @@ export function registerBuyPageRoutes(
     return listed.sort((a, b) => a.model.part_number.localeCompare(b.model.part_number));
   };
 
-  const answerPage = (
-    countryPath: string,
-    line: string,
-    slug: string,
-    reply: FastifyReply,
-  ): FastifyReply => {
+  const answerPage = (countryPath: string, line: string, slug: string, reply: FastifyReply) => {
     const countryCode = countryByPath.get(countryPath);
     const page = `/shop/buy-${line}/${slug}`;
+    const prefix = countryPath === '' ? '' : `/${countryPath}`;
+    if (countryCode !== undefined && retiredPages.has(page)) {
+      const overview = (OVERVIEW_LINES as readonly string[]).includes(line) ? line : 'iphone';
+      return reply.code(301).header('location', `${prefix}/${overview}/`).send();
+    }
     const products = countryCode === undefined ? [] : listPage(countryCode, page);
     if (products.length === 0) {
       return reply
@@ -171,12 +142,11 @@ export function registerBuyPageRoutes(
         .type('text/html; charset=UTF-8')
         .send('<!DOCTYPE html><title>Page Not Found</title>');
     }
-    const title = `Buy ${slug.replaceAll('-', ' ')}`;
     return reply
       .code(200)
       .type('text/html; charset=UTF-8')
       .header('cache-control', 'no-cache')
-      .send(renderBuyPage(title, products, shape));
+      .send(renderBuyPage({ line, slug, products, shape, layout }));
   };
 
   type PageParams = { country?: string; lang?: string; line: string; slug: string };
@@ -194,20 +164,17 @@ export function registerBuyPageRoutes(
       reply,
     ),
   );
+  for (const line of OVERVIEW_LINES) {
+    const answerOverview = async (_request: unknown, reply: FastifyReply) =>
+      reply.code(200).type('text/html; charset=UTF-8').send(renderOverviewPage(line));
+    app.get(`/${line}/`, answerOverview);
+    app.get(`/:country/${line}/`, answerOverview);
+    app.get(`/:country/:lang/${line}/`, answerOverview);
+  }
 
   app.post('/_sim/buy-page', async (request, reply) => {
     const parsed = buyPageChangeSchema.safeParse(request.body ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue !== undefined && issue.path.length > 0 ? issue.path.join('.') : 'body';
-      return sendError(
-        reply,
-        400,
-        'invalid_input',
-        `${field}: ${issue?.message ?? 'invalid input'}`,
-        field,
-      );
-    }
+    if (!parsed.success) return sendBodyError(reply, parsed.error);
     const { country, part_number: partNumber, listed, page } = parsed.data;
     if (parsed.data.shape !== undefined) shape = parsed.data.shape;
     const key = `${country}|${partNumber}`;
@@ -229,5 +196,16 @@ export function registerBuyPageRoutes(
     }
     overrides.set(key, listed ? (target ?? null) : null);
     return { country, part_number: partNumber, listed, page: listed ? target : null, shape };
+  });
+
+  app.post('/_sim/buy-page-settings', async (request, reply) => {
+    const parsed = buyPageSettingsSchema.safeParse(request.body ?? {});
+    if (!parsed.success) return sendBodyError(reply, parsed.error);
+    const body = parsed.data;
+    if (body.shape !== undefined) shape = body.shape;
+    if (body.layout !== undefined) layout = body.layout;
+    if (body.page !== undefined && body.retired === true) retiredPages.add(body.page);
+    if (body.page !== undefined && body.retired === false) retiredPages.delete(body.page);
+    return { shape, layout, retired_pages: [...retiredPages].sort() };
   });
 }

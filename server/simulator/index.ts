@@ -2,6 +2,7 @@ import Fastify, { type FastifyError } from 'fastify';
 import type { CountrySeed, ProductModelSeed, StoreSeed } from '#shared/catalog/index.ts';
 import type { KnownPickupStatus } from '#shared/upstream/index.ts';
 import { createAddressBudget, type AddressCounts } from './address-budget.ts';
+import { registerBagPageRoutes } from './bag-page.ts';
 import { registerBuyPageRoutes } from './buy-pages.ts';
 import { registerControlRoutes, sendError } from './control-routes.ts';
 import { registerPickupRoutes } from './pickup-routes.ts';
@@ -24,7 +25,8 @@ export {
   type FulfillmentMessagesMode,
   type SimulatorBehaviour,
 } from '#server/config/simulator-settings.ts';
-export { INVALID_PRODUCT_MESSAGE, STORE_SEARCH_ERROR_MESSAGE } from './wire-format.ts';
+export { STORE_SEARCH_ERROR_MESSAGE } from './wire-format.ts';
+export { ANSWERED_PARTS_LIMIT } from './answer-parts.ts';
 
 /**
  * How to start the simulator; the catalog seeds decide what exists. The behaviour fields
@@ -98,6 +100,7 @@ export async function startUpstreamSimulator(
   registerControlRoutes(app, { catalog, state, budget, behaviour });
   registerPickupRoutes(app, { catalog, state, budget, behaviour, closing: closing.signal });
   registerBuyPageRoutes(app, { models: options.models });
+  registerBagPageRoutes(app, { catalog });
   app.addHook('onClose', async () => closing.abort());
 
   const host = options.host ?? 'localhost';

@@ -14,12 +14,21 @@ import type { ListedStore, SimCatalog } from './sim-catalog.ts';
 import type { SimulatorState } from './sim-state.ts';
 import type { SimulatorBehaviour } from '#server/config/simulator-settings.ts';
 import {
+  isRetired,
+  readAskedParts,
+  readParam,
+  selectAnsweredModels,
+  type PickupQuery,
+} from './answer-parts.ts';
+import {
+  buildEmptyContentAnswer,
   buildErrorAnswer,
-  INVALID_PRODUCT_MESSAGE,
+  buildNoLocationAnswer,
   buildStoresAnswer,
-  type PartLine,
-  type StoreRow,
+  readMessageTypes,
 } from './wire-format.ts';
+import type { PartLine } from './wire-parts.ts';
+import type { StoreRow } from './wire-store.ts';
 
 /** Everything the pickup routes read. */
 export type PickupRouteOptions = {
@@ -40,8 +49,6 @@ const JSON_HEADERS = {
   'content-type': 'application/json;charset=utf-8',
   'cache-control': 'no-cache, no-store',
 };
-
-type PickupQuery = Record<string, string | string[] | undefined>;
 
 /** Registers `GET /{country path}shop/fulfillment-messages` and `.../shop/retail/pickup-message`. */
 export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteOptions): void {
@@ -96,29 +103,25 @@ export function registerPickupRoutes(app: FastifyInstance, options: PickupRouteO
 }
 
 /**
- * Whether a request carries what a browser opening the pickup overlay sends: a browser
- * `User-Agent` and a buy page (`/shop/buy-...`) as `Referer`. Without them Apple answered 503
- * in 2025 (../shared/reference/apple/README.md, "Budget per address").
+ * Whether a request carries a browser `User-Agent` (`Mozilla/...`). 2026 checkers get answers
+ * with only that and no `Referer`; without a browser agent Apple answered 503 in 2025
+ * (../shared/reference/apple/README.md, "What real 2025-2026 answers show", Headers).
  */
 export function isBrowserLike(headers: Record<string, string | string[] | undefined>): boolean {
   const userAgent = headers['user-agent'];
-  const referer = headers.referer;
-  return (
-    typeof userAgent === 'string' &&
-    userAgent.startsWith('Mozilla/') &&
-    typeof referer === 'string' &&
-    /\/shop\/buy-[a-z]/.test(referer)
-  );
+  return typeof userAgent === 'string' && userAgent.startsWith('Mozilla/');
 }
 
 /**
  * Builds the JSON answer for one pickup query in a known country.
  *
- * pickup-message: `store=` lists that one store, whatever `searchNearby` says; `location=`
- * (a seeded postal code or city) lists the NEARBY_STORE_LIMIT stores of the country nearest
- * to it. fulfillment-messages (when alive) answers as it did until 2024: the store or location
- * and, with `searchNearby=true`, its nearest neighbours. A part the country does not sell
- * spoils the whole answer (see README.md, "Unknown input").
+ * Parts first (answer-parts.ts): the first 20 asked, less those the country does not sell;
+ * when none is left, or only Apple Watch cases, Apple's empty-content answer. Then the stores:
+ * pickup-message lists one store for `store=`, whatever `searchNearby` says, and the
+ * NEARBY_STORE_LIMIT stores nearest to a `location=` (a seeded postal code or city).
+ * fulfillment-messages (when alive) answers as until 2024: the store or location and, with
+ * `searchNearby=true`, its nearest neighbours; with neither, the parts' eligibility and delivery
+ * quotes. A retired part reads `ineligible` at every store (see README.md, "Which parts").
  */
 export function answerPickup(
   options: Pick<PickupRouteOptions, 'catalog' | 'state'>,
@@ -127,67 +130,60 @@ export function answerPickup(
   query: PickupQuery,
 ): unknown {
   const { catalog, state } = options;
+  const models = selectAnsweredModels(catalog, countryCode, readAskedParts(query));
+  if (models.length === 0) return buildEmptyContentAnswer();
   const storeParam = readParam(query, 'store');
   const locationParam = readParam(query, 'location');
-  const partNumbers = readPartNumbers(query);
-  const echoedLocation = locationParam ?? '';
-  if (partNumbers.length === 0) return buildErrorAnswer(shape, echoedLocation);
-  const models = partNumbers.map((partNumber) => catalog.findModel(countryCode, partNumber));
-  if (!models.every((model) => model !== undefined)) {
-    return buildErrorAnswer(shape, echoedLocation, INVALID_PRODUCT_MESSAGE);
+  const nowMs = state.now();
+  const messageTypes = readMessageTypes(query);
+  if (shape === 'fulfillment-messages' && storeParam === undefined && locationParam === undefined) {
+    return buildNoLocationAnswer(models, { messageTypes, nowMs });
   }
-
-  const isNearby = readParam(query, 'searchNearby') === 'true';
-  let listed: ListedStore[];
-  let label: string;
-  if (storeParam !== undefined) {
-    const store = catalog.findStore(countryCode, storeParam);
-    if (store === undefined) return buildErrorAnswer(shape, echoedLocation);
-    const limit = shape === 'fulfillment-messages' && isNearby ? NEARBY_STORE_LIMIT : 1;
-    listed = catalog.listNearestStores(store, limit);
-    label = store.postal_code ?? store.city;
-  } else {
-    const location =
-      locationParam === undefined ? undefined : catalog.findLocation(countryCode, locationParam);
-    if (location === undefined) return buildErrorAnswer(shape, echoedLocation);
-    const limit = shape === 'pickup-message' || isNearby ? NEARBY_STORE_LIMIT : 1;
-    listed = catalog.listStoresNear(location, limit);
-    label = location.label;
-  }
-  const rows: StoreRow[] = listed.map((entry) => ({
+  const listed = listAskedStores(catalog, shape, countryCode, query);
+  if (listed === undefined) return buildErrorAnswer(shape, locationParam ?? '', nowMs);
+  const rows: StoreRow[] = listed.stores.map((entry) => ({
     ...entry,
     parts: models.map((model): PartLine => ({
       model,
-      status: state.getStatus(entry.store.store_id, model.part_number),
+      status: state.getStatus(entry.store.store_id, model.part_number, {
+        isRetired: isRetired(model),
+      }),
     })),
   }));
   return buildStoresAnswer(rows, {
     shape,
-    countryCode,
     unit: catalog.getDistanceUnit(countryCode),
-    location: label,
-    nowMs: state.now(),
+    location: listed.label,
+    nowMs,
+    messageTypes,
   });
 }
 
-function readParam(query: PickupQuery, name: string): string | undefined {
-  const raw = query[name];
-  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
-
-// parts.0, parts.1, ... in index order, duplicates dropped as Apple's overlay would.
-function readPartNumbers(query: PickupQuery): string[] {
-  const indexed = Object.keys(query)
-    .map((key) => /^parts\.(\d+)$/.exec(key))
-    .filter((found): found is RegExpExecArray => found !== null)
-    .map((found) => ({ index: Number(found[1]), value: readParam(query, found[0]) }))
-    .sort((a, b) => a.index - b.index);
-  const parts: string[] = [];
-  for (const { value } of indexed) {
-    if (value !== undefined && !parts.includes(value)) parts.push(value);
+// The stores an answer lists and the location it echoes; undefined for an unknown store or
+// location, or a query naming neither.
+function listAskedStores(
+  catalog: SimCatalog,
+  shape: EndpointShape,
+  countryCode: string,
+  query: PickupQuery,
+): { stores: ListedStore[]; label: string } | undefined {
+  const storeParam = readParam(query, 'store');
+  const locationParam = readParam(query, 'location');
+  const isNearby = readParam(query, 'searchNearby') === 'true';
+  if (storeParam !== undefined) {
+    const store = catalog.findStore(countryCode, storeParam);
+    if (store === undefined) return undefined;
+    const limit = shape === 'fulfillment-messages' && isNearby ? NEARBY_STORE_LIMIT : 1;
+    return {
+      stores: catalog.listNearestStores(store, limit),
+      label: store.postal_code ?? store.city,
+    };
   }
-  return parts;
+  const location =
+    locationParam === undefined ? undefined : catalog.findLocation(countryCode, locationParam);
+  if (location === undefined) return undefined;
+  const limit = shape === 'pickup-message' || isNearby ? NEARBY_STORE_LIMIT : 1;
+  return { stores: catalog.listStoresNear(location, limit), label: location.label };
 }
 
 function sendRaw(reply: FastifyReply, raw: RawReply): FastifyReply {

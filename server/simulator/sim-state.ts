@@ -30,8 +30,15 @@ export type SimulatorState = {
   seed: number;
   changeEverySeconds: number;
   now: () => number;
-  /** The override if there is one, else the seeded schedule. */
-  getStatus(storeId: string, partNumber: string): KnownPickupStatus;
+  /**
+   * The override if there is one, else `ineligible` for a part the catalog marks retired (as
+   * Apple answers a retired part at every store), else the seeded schedule.
+   */
+  getStatus(
+    storeId: string,
+    partNumber: string,
+    options?: { isRetired?: boolean },
+  ): KnownPickupStatus;
   setOverride(storeId: string, partNumber: string, status: KnownPickupStatus): void;
   /** Drops every override; returns how many there were. */
   clearOverrides(): number;
@@ -60,9 +67,11 @@ export function createSimulatorState(options: {
     seed,
     changeEverySeconds,
     now,
-    getStatus: (storeId, partNumber) =>
+    getStatus: (storeId, partNumber, options = {}) =>
       overrides.get(`${storeId}|${partNumber}`)?.status ??
-      getScheduledStatus(seed, storeId, partNumber, now(), changeEverySeconds),
+      (options.isRetired === true
+        ? 'ineligible'
+        : getScheduledStatus(seed, storeId, partNumber, now(), changeEverySeconds)),
     setOverride: (storeId, partNumber, status) => {
       overrides.set(`${storeId}|${partNumber}`, { storeId, partNumber, status });
     },

@@ -3,6 +3,7 @@ import notifier from 'node-notifier';
 import { createDesktopCatalog, type DesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import { clampCheckIntervalMinutes } from '#shared/desktop/local-search.ts';
 import { createTokenBucketLimiter, type EndpointShape } from '#shared/upstream/index.ts';
+import { createSessionWarmUp } from '#shared/upstream/session-warm-up.ts';
 import {
   DEFAULT_PARTS_PER_REQUEST,
   LOCAL_PACING,
@@ -127,7 +128,7 @@ async function runWatcher(catalog: DesktopCatalog, options: RunOptions): Promise
   const { baseUrl, shape } = resolveUpstream(options);
   const pacing = resolvePacing();
   const watcher = createLocalWatcher({
-    fetch,
+    fetch: createSessionWarmUp({ fetch, now: Date.now }).fetch,
     now: Date.now,
     random: Math.random,
     setTimer: (fn, ms) => {

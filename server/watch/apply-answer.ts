@@ -18,6 +18,9 @@ import {
   type PickupAnswer,
 } from '#shared/upstream/index.ts';
 import { listObservations, listOriginDistances } from '#shared/watch/engine/index.ts';
+import { markCatalogChanged } from '#server/catalog/catalog-cache.ts';
+import { notifyCatalogChanged } from '#server/catalog/catalog-notify.ts';
+import { fileLearnedStores } from './learned-stores.ts';
 import { enqueueRestockWave, type Restock } from './match-alerts.ts';
 
 /** What one answer speaks for. */
@@ -37,11 +40,13 @@ export type AnswerReport = {
   changes: number;
   restocks: number;
   alertsEnqueued: number;
+  /** Stores the catalog lacked, filed from the answer. */
+  storesLearned: number;
 };
 
 /**
- * Applies one readable upstream answer in a single transaction: snapshots, neighbour
- * distances, the restock history, coverage of the targets it answered for, and the outbox
+ * Applies one readable upstream answer in a single transaction: stores the catalog lacked,
+ * snapshots, neighbour distances, the restock history, coverage of the targets it answered for, and the outbox
  * rows its restocks call for (all of them one wave: one message per search and channel). `unknown` parts keep their last known status.
  */
 export async function applyPickupAnswer(
@@ -54,9 +59,17 @@ export async function applyPickupAnswer(
   const listedIds = answer.stores.map((store) => store.storeNumber);
   // Run again from the start if PostgreSQL picks it as a deadlock's victim: an answer lost
   // there would delay its restocks' alerts by a cycle.
-  return await runRetryingTransaction(db, async (trx) => {
-    // Stores outside the catalog cannot be filed (foreign keys) and no search can name them.
+  const report = await runRetryingTransaction(db, async (trx) => {
+    // Stores outside the catalog are filed from what the answer says of them (learned-stores.ts).
     const known = new Set((await findStoresByIds(trx, listedIds)).map((store) => store.store_id));
+    const learned = await fileLearnedStores(
+      trx,
+      scope.countryCode,
+      answer.stores.filter((store) => !known.has(store.storeNumber)),
+    );
+    for (const storeId of learned) known.add(storeId);
+    // A new store is in the catalog's lists: every process's caches reload when this commits.
+    if (learned.length > 0) await notifyCatalogChanged(trx);
     const stores = answer.stores.filter((store) => known.has(store.storeNumber));
     const storeIds = stores.map((store) => store.storeNumber);
     await lockStoresForUpdate(trx, storeIds);
@@ -158,6 +171,9 @@ export async function applyPickupAnswer(
       changes: events.length,
       restocks: restocks.length,
       alertsEnqueued,
+      storesLearned: learned.length,
     };
   });
+  if (report.storesLearned > 0) markCatalogChanged();
+  return report;
 }

@@ -10,21 +10,26 @@ import {
 import {
   findLocationSeed,
   recordInvalidParts,
+  recordRetirementEvidence,
   recordSeedAnswer,
   recordSeedFailure,
   type InvalidPartRow,
 } from '#server/db/repositories/upstream-knowledge-repository.ts';
+import { markCatalogChanged } from '#server/catalog/catalog-cache.ts';
+import { notifyCatalogChanged } from '#server/catalog/catalog-notify.ts';
 import { recordUpstreamRequest } from '#server/db/repositories/upstream-requests-repository.ts';
 import {
   computeBackoff,
   fetchPickupAvailability,
   resolveCountryBase,
   type PickupAnswer,
+  type RetirementEvidence,
   type UpstreamFailure,
 } from '#shared/upstream/index.ts';
 import {
   findCoveredProductIds,
   MAX_FAILURE_BACKOFF_MS,
+  RETIRE_AFTER_ANSWERS,
   type WatchPort,
 } from '#shared/watch/engine/index.ts';
 import { applyPickupAnswer, type AnswerReport } from './apply-answer.ts';
@@ -74,6 +79,8 @@ export function createPgWatchPort(
     },
     recordRefusedParts: async (parts, reason) =>
       await markInvalid(deps, job, options.models, parts, reason),
+    recordRetirementEvidence: async (evidence) =>
+      await countRetirementEvidence(deps, job, options.models, evidence),
     recordAnswer: async (answer, askedParts) =>
       await fileAnswer(deps, job, options, answer, askedParts),
     backOff: async (failure) => await backOffSeed(deps, job, failure),
@@ -107,7 +114,9 @@ async function askOnce(
   const finishedAt = deps.now();
   const at = new Date(finishedAt);
   let coolDownUntil: Date | null = null;
-  if (result.ok) {
+  // Empty content is Apple answering about the parts asked: the address and the shape work.
+  const isAnswered = result.ok || result.failure.kind === 'nothing_sellable';
+  if (isAnswered) {
     await recordEgressSuccess(deps.db, address.label, at);
     await noteAnswer(deps.db, memory, shape, finishedAt);
   } else if (result.failure.kind === 'blocked' || result.failure.kind === 'html') {
@@ -142,7 +151,7 @@ async function askOnce(
     host: resolveUpstreamHost(deps.baseUrl, job.countryCode),
     requestedAt: new Date(startedAt),
     durationMs: finishedAt - startedAt,
-    failureKind: result.ok ? null : result.failure.kind,
+    failureKind: isAnswered ? null : result.failure.kind,
     coolDownUntil,
   });
   return result;
@@ -180,6 +189,7 @@ async function fileAnswer(
   options.report.changes += report.changes;
   options.report.restocks += report.restocks;
   options.report.alertsEnqueued += report.alertsEnqueued;
+  options.report.storesLearned += report.storesLearned;
   if (job.target.kind === 'location') {
     await recordSeedAnswer(deps.db, {
       country_code: job.countryCode,
@@ -214,6 +224,37 @@ async function markInvalid(
         ];
   });
   await recordInvalidParts(deps.db, rows);
+}
+
+/**
+ * Counts a believed answer towards retiring parts (parts without a catalog model are not
+ * counted). A part retired changes what /v2/products says is sold in the country, so the
+ * catalog caches of every process reload.
+ */
+async function countRetirementEvidence(
+  deps: PollerDeps,
+  job: RequestJob,
+  models: readonly RequestModel[],
+  evidence: RetirementEvidence,
+): Promise<string[]> {
+  const ineligible = evidence.ineligible.flatMap((part) => {
+    const model = models.find((candidate) => candidate.part_number === part);
+    return model === undefined
+      ? []
+      : [{ part_number: part, product_id: model.product_id, display_name: model.display_name }];
+  });
+  const retired = await recordRetirementEvidence(deps.db, {
+    country_code: job.countryCode,
+    ineligible,
+    sold: evidence.sold,
+    at: new Date(deps.now()),
+    retireAfter: RETIRE_AFTER_ANSWERS,
+  });
+  if (retired.length > 0) {
+    markCatalogChanged();
+    await notifyCatalogChanged(deps.db);
+  }
+  return retired;
 }
 
 /** Backs a location seed off after a failure that is not a block. */

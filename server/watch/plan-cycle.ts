@@ -10,6 +10,7 @@ import {
   findBusiestParts,
   listInvalidParts,
   listLocationSeeds,
+  listRetiredParts,
 } from '#server/db/repositories/upstream-knowledge-repository.ts';
 import {
   saveWatchFreshness,
@@ -62,6 +63,8 @@ type PlanningInputs = {
   context: RequestPlanContext;
   controlByCountry: Map<string, string>;
   locationByStore: Map<string, string>;
+  /** `country:part` of the parts Apple's answers retired: no sweep asks them. */
+  retired: ReadonlySet<string>;
 };
 
 /**
@@ -141,6 +144,11 @@ export async function planWatchCycle(
         (launchRank.get(`${b.countryCode}:${b.productId}`) ?? 0),
   );
   const inputs = await readPlanningInputs(deps, targets, cycleStartedAt);
+  for (const target of targets) {
+    target.alertParts = target.alertParts.filter(
+      (part) => !inputs.retired.has(`${target.countryCode}:${part}`),
+    );
+  }
   // Sweep sizes in requests: every part of every type, and the alerting searches' preferred parts.
   const sweepRequests = countHttpRequests(planRequests(targets, inputs.context));
   const alertingSweepRequests = countHttpRequests(planAlertRequests(targets, inputs.context));
@@ -248,9 +256,10 @@ async function readPlanningInputs(
   now: number,
 ): Promise<PlanningInputs> {
   const countries = [...new Set(targets.map((target) => target.countryCode))];
-  const [seedRows, invalidRows, busiest, partCounts, stores] = await Promise.all([
+  const [seedRows, heldRows, retiredRows, busiest, partCounts, stores] = await Promise.all([
     listLocationSeeds(deps.db),
     listInvalidParts(deps.db, new Date(now - INVALID_PART_HOLD_MS)),
+    listRetiredParts(deps.db),
     findBusiestParts(deps.db, new Date(now - CONTROL_WINDOW_MS)),
     countPartsByProduct(deps.db, countries),
     countries.length === 0
@@ -267,9 +276,14 @@ async function readPlanningInputs(
           .where('countries.country_code', 'in', countries)
           .execute(),
   ]);
-  const invalid = new Set(invalidRows.map((row) => `${row.country_code}:${row.part_number}`));
+  const invalid = new Set(heldRows.map((row) => `${row.country_code}:${row.part_number}`));
+  const retired = new Set(retiredRows.map((row) => `${row.country_code}:${row.part_number}`));
+  // Parts not asked (refused for a while, or retired): each once, though it may be both.
   const invalidPerProduct = new Map<string, number>();
-  for (const row of invalidRows) {
+  const unasked = new Map(
+    [...heldRows, ...retiredRows].map((row) => [`${row.country_code}:${row.part_number}`, row]),
+  );
+  for (const row of unasked.values()) {
     const key = `${row.country_code}:${row.product_id}`;
     invalidPerProduct.set(key, (invalidPerProduct.get(key) ?? 0) + 1);
   }
@@ -277,6 +291,7 @@ async function readPlanningInputs(
     configured: (country) => deps.controlParts?.get(country),
     busiest: (country) => busiest.get(country),
     isHeldOut: (country, part) => invalid.has(`${country}:${part}`),
+    isRetired: (country, part) => retired.has(`${country}:${part}`),
   });
   const seeds = new Map(
     seedRows
@@ -294,6 +309,7 @@ async function readPlanningInputs(
   return {
     controlByCountry,
     locationByStore,
+    retired,
     context: createPlanContext({
       seeds,
       estimateNeighbours: (storeId) => neighbours.get(storeId) ?? [],

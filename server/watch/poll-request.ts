@@ -1,6 +1,7 @@
 import {
   findLocationSeed,
   listInvalidParts,
+  listRetiredParts,
 } from '#server/db/repositories/upstream-knowledge-repository.ts';
 import {
   countUncoveredTargets,
@@ -27,7 +28,8 @@ export type PollOutcome =
  * waits for a token of any egress address, asks the country's endpoint shape for the parts
  * (in more than one request only when they exceed the limit), and applies what it may
  * believe. An answer whose control part is unavailable everywhere is unknown; a part Apple
- * refuses is found by bisection and left out; a failure writes no status.
+ * refuses is found and left out, a part it retired is no longer asked; a failure writes no
+ * status.
  */
 export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<PollOutcome> {
   const since = new Date(job.cycleStartedAt);
@@ -49,8 +51,13 @@ export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<Po
       return { kind: 'skipped', reason: 'backing_off' };
     }
   }
+  // Parts Apple refused (for a while) or retired (until the catalog changes them) are not asked.
+  const [invalidRows, retiredRows] = await Promise.all([
+    listInvalidParts(deps.db, new Date(deps.now() - INVALID_PART_HOLD_MS)),
+    listRetiredParts(deps.db),
+  ]);
   const invalid = new Set(
-    (await listInvalidParts(deps.db, new Date(deps.now() - INVALID_PART_HOLD_MS)))
+    [...invalidRows, ...retiredRows]
       .filter((row) => row.country_code === job.countryCode)
       .map((row) => row.part_number),
   );
@@ -70,7 +77,13 @@ export async function pollRequest(deps: PollerDeps, job: RequestJob): Promise<Po
   if (watched.length === 0) return { kind: 'skipped', reason: 'no_models' };
   const control =
     job.controlPart !== null && !invalid.has(job.controlPart) ? job.controlPart : null;
-  const report: AnswerReport = { storesSeen: 0, changes: 0, restocks: 0, alertsEnqueued: 0 };
+  const report: AnswerReport = {
+    storesSeen: 0,
+    changes: 0,
+    restocks: 0,
+    alertsEnqueued: 0,
+    storesLearned: 0,
+  };
   const port = createPgWatchPort(deps, job, { models, isStillWanted, report });
   const tally = await askPlannedRequest(port, {
     models: watched,

@@ -6,6 +6,7 @@ import {
   findBusiestParts,
   listCountryEndpoints,
   listInvalidParts,
+  listRetiredParts,
 } from '#server/db/repositories/upstream-knowledge-repository.ts';
 import { countOverdueTargets } from '#server/db/repositories/watch-repository.ts';
 import {
@@ -42,7 +43,7 @@ export async function computeWatchStatus(
 ): Promise<WatchStatus> {
   const now = options.now ?? Date.now();
   const preferred = options.preferredShape ?? 'pickup-message';
-  const [hosts, recent, freshness, addresses, endpoints, invalid, busiest, countries] =
+  const [hosts, recent, freshness, addresses, endpoints, invalid, busiest, countries, retired] =
     await Promise.all([
       listUpstreamHosts(db),
       countRecentRequests(db, new Date(now - ERROR_RATE_WINDOW_MS)),
@@ -52,7 +53,9 @@ export async function computeWatchStatus(
       listInvalidParts(db, new Date(now - INVALID_PART_HOLD_MS)),
       findBusiestParts(db, new Date(now - CONTROL_WINDOW_MS)),
       db.selectFrom('poll_targets').select('country_code').distinct().execute(),
+      listRetiredParts(db),
     ]);
+  const retiredKeys = new Set(retired.map((row) => `${row.country_code}:${row.part_number}`));
   const staleAfterMs = computeStaleAfterMs(freshness);
   const overdueGroups = await countOverdueTargets(db, new Date(now - staleAfterMs));
   const recentByHost = new Map(recent.map((row) => [row.host, row]));
@@ -125,6 +128,7 @@ export async function computeWatchStatus(
         control_part: chooseControlPart({
           configured: options.controlParts?.get(countryCode),
           busiest: busiest.get(countryCode),
+          isRetired: (part) => retiredKeys.has(`${countryCode}:${part}`),
         }),
       };
     }),

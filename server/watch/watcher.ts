@@ -10,6 +10,7 @@ import {
 } from '#server/db/repositories/watch-workers-repository.ts';
 import { touchEgressAddresses } from '#server/db/repositories/egress-repository.ts';
 import { describeFreshness, formatRequestKey } from '#shared/watch/index.ts';
+import { DEFAULT_PARTS_PER_REQUEST } from '#shared/watch/engine/index.ts';
 import { createEgressAddresses } from './egress-agents.ts';
 import { declareEgressPool, type EgressAddress, type EgressPool } from './egress.ts';
 import { planWatchCycle } from './plan-cycle.ts';
@@ -134,7 +135,7 @@ export async function startWatcher(options: WatcherOptions): Promise<RunningWatc
     shape: options.shape ?? 'pickup-message',
     intervalMs,
     quietWindowMs: options.quietWindowMinutes * 60_000,
-    partsPerRequest: options.partsPerRequest ?? 40,
+    partsPerRequest: options.partsPerRequest ?? DEFAULT_PARTS_PER_REQUEST,
     controlParts: options.controlParts,
     fullSweepMs: (options.fullSweepMinutes ?? 60) * 60_000,
   };

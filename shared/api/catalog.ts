@@ -73,6 +73,10 @@ export const catalogSyncStatusSchema = z.object({
   origin: z.string(),
   /** Why it failed (nothing was changed); null after a sync that worked. */
   error: z.string().nullable(),
+  /** Buy pages the last sync could not read, each with why (the pages it read still applied). */
+  page_problems: z.array(z.string()),
+  /** Buy pages the last sync retired because they redirect away; they are no longer read. */
+  pages_retired: z.array(z.string()),
   /** What the last sync that worked changed; null when none has. */
   last_success_at: z.string().nullable(),
   changes: catalogChangeCountsSchema.nullable(),

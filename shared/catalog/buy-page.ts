@@ -1,43 +1,32 @@
+import { DomUtils, parseDocument } from 'htmlparser2';
+import { normalizeProductName } from './buy-page-text.ts';
+import {
+  normalizePartNumber,
+  readSelectionScript,
+  type BuyPageProduct,
+} from './buy-page-selection.ts';
+
 // Reads the products an Apple buy page (`{base}/shop/buy-iphone/iphone-18-pro` and the iPad,
 // Mac and Watch equivalents) offers, the two ways public checkers do: the product data of the
 // inline `window.PRODUCT_SELECTION_BOOTSTRAP` script, and the `<script id="metrics">` JSON.
-// Apple writes names with U+00A0 non-breaking spaces, so every name is normalised.
+// Either may be missing or broken: `script#metrics` exists on iPhone, iPad and TV/Home pages
+// only, not on Mac, Watch or some AirPods pages (reference README), so each is read on its own
+// and a broken one is named while the other still yields the products. The page is parsed
+// with htmlparser2; the script texts are then read as JSON.
 
-/** One configuration a buy page offers. */
-export type BuyPageProduct = {
-  partNumber: string;
-  /** English name ("iPhone 18 Pro 256GB Black"), when the page carries one. */
-  name: string | null;
-  /** Apple's family key ("iphone18pro"), from the product selection data. */
-  familyType: string | null;
-  /** Display values of the dimensions, from the product selection data ("256GB", "Black"). */
-  capacity: string | null;
-  color: string | null;
-};
+export { normalizeProductName } from './buy-page-text.ts';
+export type { BuyPageProduct } from './buy-page-selection.ts';
 
-/** What a buy page yielded, and which of the two shapes it carried. */
+/** What a buy page yielded, which of the two shapes it carried and why one was unreadable. */
 export type BuyPageRead = {
   products: BuyPageProduct[];
   hasSelectionData: boolean;
   hasMetrics: boolean;
+  /** A shape the page carries that could not be read ("the metrics script is not JSON"). */
+  problems: string[];
 };
 
-const PART_NUMBER = /^[A-Z0-9]{4,5}[A-Z]{1,2}\/A$/;
-const BOOTSTRAP_MARKER = 'window.PRODUCT_SELECTION_BOOTSTRAP';
-const METRICS_SCRIPT =
-  /<script\b(?=[^>]*\bid\s*=\s*["']metrics["'])(?=[^>]*\btype\s*=\s*["']application\/json["'])[^>]*>([\s\S]*?)<\/script>/i;
-
-/** A name as people type it: NFKC (which turns U+00A0 into a space), runs of spaces collapsed. */
-export function normalizeProductName(name: string): string {
-  return name.normalize('NFKC').replace(/\s+/g, ' ').trim();
-}
-
-/** A part number in Apple's spelling (upper case), or null when it does not look like one. */
-function normalizePartNumber(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const part = value.trim().toUpperCase();
-  return PART_NUMBER.test(part) ? part : null;
-}
+const BOOTSTRAP_MARKER = 'PRODUCT_SELECTION_BOOTSTRAP';
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -45,126 +34,84 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** The text of the balanced `{...}` starting at `start`, skipping braces inside strings. */
-function sliceBalancedObject(text: string, start: number): string | undefined {
-  let depth = 0;
-  let quote: string | undefined;
-  for (let index = start; index < text.length; index += 1) {
-    const char = text[index];
-    if (quote !== undefined) {
-      if (char === '\\') index += 1;
-      else if (char === quote) quote = undefined;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-    } else if (char === '{') {
-      depth += 1;
-    } else if (char === '}') {
-      depth -= 1;
-      if (depth === 0) return text.slice(start, index + 1);
-    }
-  }
-  return undefined;
-}
-
-function readDisplayValue(
-  displayValues: Record<string, unknown> | undefined,
-  dimension: string,
-  key: unknown,
-): string | null {
-  if (typeof key !== 'string') return null;
-  const value = asRecord(asRecord(displayValues?.[dimension])?.[key])?.value;
-  return typeof value === 'string' ? normalizeProductName(value) : null;
-}
-
-/** Products of the PRODUCT_SELECTION_BOOTSTRAP script, or undefined when the page has none. */
-function readSelectionData(html: string): BuyPageProduct[] | undefined {
-  const marker = html.indexOf(BOOTSTRAP_MARKER);
-  if (marker < 0) return undefined;
-  const open = html.indexOf('{', marker);
-  const text = open < 0 ? undefined : sliceBalancedObject(html, open);
-  if (text === undefined) throw new Error('PRODUCT_SELECTION_BOOTSTRAP is not a complete object');
-  let bootstrap: unknown;
-  try {
-    bootstrap = JSON.parse(text);
-  } catch {
-    throw new Error('PRODUCT_SELECTION_BOOTSTRAP is not JSON');
-  }
-  const data = asRecord(asRecord(bootstrap)?.productSelectionData);
-  const products = data?.products;
-  if (!Array.isArray(products)) return [];
-  const displayValues = asRecord(data?.displayValues);
-  const read: BuyPageProduct[] = [];
-  for (const entry of products) {
-    const product = asRecord(entry);
-    // Mac pages name the orderable part btrOrFdPartNumber.
-    const partNumber = normalizePartNumber(product?.partNumber ?? product?.btrOrFdPartNumber);
-    if (product === undefined || partNumber === null) continue;
-    read.push({
-      partNumber,
-      name: typeof product.name === 'string' ? normalizeProductName(product.name) : null,
-      familyType: typeof product.familyType === 'string' ? product.familyType : null,
-      capacity: readDisplayValue(displayValues, 'dimensionCapacity', product.dimensionCapacity),
-      color: readDisplayValue(displayValues, 'dimensionColor', product.dimensionColor),
-    });
-  }
-  return read;
-}
-
-/** Products of the `script#metrics` JSON, or undefined when the page has none. */
-function readMetrics(html: string): BuyPageProduct[] | undefined {
-  const match = METRICS_SCRIPT.exec(html);
-  if (match === null) return undefined;
+/** Products of the `script#metrics` JSON: `data.products[]` with `sku`, `partNumber`, `name`. */
+function readMetrics(text: string): { products: BuyPageProduct[]; problems: string[] } {
   let metrics: unknown;
   try {
-    metrics = JSON.parse(match[1] ?? '');
+    metrics = JSON.parse(text);
   } catch {
-    throw new Error('the metrics script is not JSON');
+    return { products: [], problems: ['the metrics script is not JSON'] };
   }
   const products = asRecord(asRecord(metrics)?.data)?.products;
-  if (!Array.isArray(products)) return [];
+  if (!Array.isArray(products)) {
+    return { products: [], problems: ['the metrics script lists no data.products'] };
+  }
   const read: BuyPageProduct[] = [];
   for (const entry of products) {
     const product = asRecord(entry);
+    // `sku` is the base code on some pages (MJY04) and the full number on others.
     const partNumber = normalizePartNumber(product?.partNumber ?? product?.sku);
     if (product === undefined || partNumber === null) continue;
     read.push({
       partNumber,
       name: typeof product.name === 'string' ? normalizeProductName(product.name) : null,
+      title: null,
       familyType: null,
-      capacity: null,
-      color: null,
+      details: null,
     });
   }
-  return read;
+  return { products: read, problems: [] };
+}
+
+function mergeProduct(known: BuyPageProduct, other: BuyPageProduct): BuyPageProduct {
+  return {
+    partNumber: known.partNumber,
+    name: known.name ?? other.name,
+    title: known.title ?? other.title,
+    familyType: known.familyType ?? other.familyType,
+    details: known.details ?? other.details,
+  };
 }
 
 /**
- * Every product a buy page offers, merged by part number from both shapes (the metrics name
- * wins, the selection data adds the family and dimensions). Throws when a shape is present
- * but unreadable; an empty list means the page offered nothing readable.
+ * Every product a buy page offers, merged by part number from both shapes (the metrics name,
+ * the selection data's title, family and dimensions). Never throws: a shape that is present but
+ * unreadable is listed in `problems`; no products means the page offered nothing readable.
  */
 export function parseBuyPage(html: string): BuyPageRead {
-  const selection = readSelectionData(html);
-  const metrics = readMetrics(html);
+  const document = parseDocument(html);
+  const scripts = DomUtils.getElementsByTagName('script', document);
+  const problems: string[] = [];
   const byPart = new Map<string, BuyPageProduct>();
-  for (const product of [...(selection ?? []), ...(metrics ?? [])]) {
-    const known = byPart.get(product.partNumber);
-    byPart.set(
-      product.partNumber,
-      known === undefined
-        ? product
-        : {
-            partNumber: product.partNumber,
-            name: product.name ?? known.name,
-            familyType: known.familyType ?? product.familyType,
-            capacity: known.capacity ?? product.capacity,
-            color: known.color ?? product.color,
-          },
-    );
+  const add = (products: readonly BuyPageProduct[]) => {
+    for (const product of products) {
+      const known = byPart.get(product.partNumber);
+      byPart.set(product.partNumber, known === undefined ? product : mergeProduct(known, product));
+    }
+  };
+
+  const bootstraps = scripts.filter((script) =>
+    DomUtils.textContent(script).includes(BOOTSTRAP_MARKER),
+  );
+  for (const script of bootstraps) {
+    const read = readSelectionScript(DomUtils.textContent(script));
+    add(read.products);
+    problems.push(...read.problems.map((problem) => `${BOOTSTRAP_MARKER}: ${problem}`));
+  }
+  // The metrics name is Apple's own full name, so it goes first into the merge.
+  const metricsScripts = scripts.filter((script) => script.attribs.id === 'metrics');
+  for (const script of metricsScripts) {
+    const read = readMetrics(DomUtils.textContent(script));
+    for (const product of read.products) {
+      const known = byPart.get(product.partNumber);
+      byPart.set(product.partNumber, known === undefined ? product : mergeProduct(product, known));
+    }
+    problems.push(...read.problems);
   }
   return {
     products: [...byPart.values()],
-    hasSelectionData: selection !== undefined,
-    hasMetrics: metrics !== undefined,
+    hasSelectionData: bootstraps.length > 0,
+    hasMetrics: metricsScripts.length > 0,
+    problems,
   };
 }

@@ -42,6 +42,11 @@ export const catalogTypeEntrySchema = z.strictObject({
     .string()
     .regex(/^\/shop\/buy-[a-z]+\/[a-z0-9-]+$/, 'must be a path like /shop/buy-iphone/iphone-17')
     .optional(),
+  /**
+   * Since when its buy page redirects to a page without product data (Apple retired it); the
+   * page is kept for the record but no longer read.
+   */
+  buy_page_retired: dateSchema.optional(),
   models: z.array(catalogModelEntrySchema),
 });
 
@@ -101,6 +106,9 @@ function findConsistencyErrors(file: CatalogFile): string[] {
     if (type.launched !== undefined && type.retired !== undefined && type.retired < type.launched) {
       errors.push(`${where}: retired ${type.retired} before its launch ${type.launched}`);
     }
+    if (type.buy_page_retired !== undefined && type.buy_page === undefined) {
+      errors.push(`${where}: buy_page_retired names no buy_page`);
+    }
     for (const model of type.models) {
       const part = `${where} > part ${model.part_number} (${model.country})`;
       const key = `${model.country}|${model.part_number}`;
@@ -138,6 +146,14 @@ function getModelRetirement(
   return model.retired ?? type.retired_in?.[model.country] ?? type.retired ?? null;
 }
 
+/** The buy page a sync reads for a type: its page unless that page is retired. */
+export function getActiveBuyPage(
+  type: Pick<ProductTypeSeed, 'buy_page' | 'buy_page_retired_on'>,
+): string | null {
+  const isRetired = type.buy_page_retired_on !== undefined && type.buy_page_retired_on !== null;
+  return isRetired ? null : (type.buy_page ?? null);
+}
+
 /** Turns a file into database rows: types in file order, models with sources spelled out. */
 export function expandCatalogFile(file: CatalogFile): {
   types: ProductTypeSeed[];
@@ -154,6 +170,7 @@ export function expandCatalogFile(file: CatalogFile): {
       launched_on: type.launched ?? null,
       retired_on: type.retired ?? null,
       buy_page: type.buy_page ?? null,
+      buy_page_retired_on: type.buy_page_retired ?? null,
     });
     for (const model of type.models) {
       models.push({

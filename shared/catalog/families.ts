@@ -44,6 +44,8 @@ const FIXED_FAMILIES: Readonly<Record<string, ProductFamily>> = {
 // Phones and tablets are read from the code so that a type added later by `catalog sync` or
 // an admin (say 'iphone17pro' or 'ipadair13cellular') still gets the right icon, not a spinner.
 const IPHONE_CODE = /^iphone(\d{1,2})(?:e|mini|plus|pro|promax)?$/;
+// Apple Watch codes added later ('applewatchseries12') are watches too.
+const WATCH_CODE = /^applewatch[a-z0-9]*$/;
 const TABLET_CODE = /^ipad(mini|air|pro)(11|13)?(wifi|cellular)$/;
 
 // The spec draws the 13-and-mini generation (and older) in the older style, 14 onward newer.
@@ -54,6 +56,7 @@ export function getProductFamily(productId: string): ProductFamily | undefined {
   const fixed = FIXED_FAMILIES[productId];
   if (fixed !== undefined) return fixed;
   if (productId === 'iphonese') return 'phone-classic';
+  if (WATCH_CODE.test(productId)) return 'watch';
   const phone = IPHONE_CODE.exec(productId);
   if (phone !== null) {
     return Number(phone[1]) >= FIRST_MODERN_IPHONE ? 'phone-modern' : 'phone-classic';

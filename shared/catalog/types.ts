@@ -59,6 +59,8 @@ export type ProductTypeSeed = {
   retired_on?: string | null;
   /** Path of its buy page under a country's store, e.g. "/shop/buy-iphone/iphone-18-pro". */
   buy_page?: string | null;
+  /** Since when (YYYY-MM-DD) that page redirects elsewhere: it is no longer read. */
+  buy_page_retired_on?: string | null;
 };
 
 /** One orderable configuration of a product type in one country. */

@@ -73,6 +73,14 @@ export function parsePickupDocument(
     if (headStatus !== '200') {
       return fail(createFailure('upstream_error', `Upstream head.status was ${headStatus}`));
     }
+    if (rawStores === undefined && hasEmptyContent(document)) {
+      return fail(
+        createFailure(
+          'nothing_sellable',
+          'Upstream answered with empty content: nothing asked is sellable there',
+        ),
+      );
+    }
     if (rawStores === undefined) {
       return fail(createFailure('malformed', 'Upstream answer lists no stores in either shape'));
     }
@@ -88,6 +96,24 @@ export function parsePickupDocument(
   }
   const location = list?.location?.trim() || null;
   return { ok: true, value: { location, stores, skippedStoreCount } };
+}
+
+/**
+ * True for the answer pickup-message gives when no part asked is sellable there (a part of
+ * another country, a retired one, an Apple Watch case alone):
+ * `{"head":{"status":"200","data":{}},"body":{"content":{}}}`, no stores and no errorMessage
+ * (../shared/reference/apple/captures/hk-pickup-message-empty-content-2025-10-06.json; the
+ * same 57 bytes for mainland China in ENCHIGO/apple-pickup-watcher issue #24). Read from the
+ * decoded document, since the schema drops keys it does not know.
+ */
+export function hasEmptyContent(document: unknown): boolean {
+  if (!isRecord(document) || !isRecord(document.body)) return false;
+  const { content } = document.body;
+  return isRecord(content) && Object.keys(content).length === 0;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // Apple's wording when a requested part is unknown or not sold there ("Product(s) Invalid or

@@ -5,6 +5,7 @@ import type {
   PickupStatus,
   StoreAvailability,
   StoreDistance,
+  StoreFacts,
 } from './types.ts';
 
 // Turns individual wire stores and parts into the model. Everything here is total: a part
@@ -73,14 +74,29 @@ export function parseStore(
   const address = store.retailStore?.address;
   return {
     storeNumber,
-    name: nonEmpty(store.storeName) ?? nonEmpty(store.retailStore?.name) ?? storeNumber,
-    city: nonEmpty(store.city) ?? nonEmpty(address?.city) ?? null,
-    state: nonEmpty(store.state) ?? nonEmpty(address?.state) ?? null,
+    name: cleanQuote(store.storeName) ?? cleanQuote(store.retailStore?.name) ?? storeNumber,
+    city: cleanQuote(store.city) ?? cleanQuote(address?.city) ?? null,
+    state: cleanQuote(store.state) ?? cleanQuote(address?.state) ?? null,
     country: nonEmpty(store.country) ?? nonEmpty(address?.countryCode) ?? null,
     distance: readDistance(store, options.defaultUnit),
     latitude: inRange(store.storelatitude ?? store.retailStore?.latitude, 90),
     longitude: inRange(store.storelongitude ?? store.retailStore?.longitude, 180),
     parts: parseParts(store.partsAvailability ?? {}, options.requestedParts ?? []),
+    facts: readStoreFacts(store),
+  };
+}
+
+// The store's own address block first (its `address` line is the "Apple <name>" label, the
+// street follows in `address2`), then `retailStore.address` (street, street2).
+function readStoreFacts(store: WireStore): StoreFacts {
+  const own = store.address;
+  const retail = store.retailStore;
+  return {
+    timezone: nonEmpty(retail?.timezone) ?? null,
+    street: cleanQuote(own?.address2) ?? cleanQuote(retail?.address?.street) ?? null,
+    street2: cleanQuote(own?.address3) ?? cleanQuote(retail?.address?.street2) ?? null,
+    postalCode: nonEmpty(own?.postalCode) ?? nonEmpty(retail?.address?.postalCode) ?? null,
+    phone: cleanQuote(store.phoneNumber) ?? cleanQuote(retail?.phoneNumber) ?? null,
   };
 }
 
@@ -134,7 +150,8 @@ function detectUnit(text: string | undefined): DistanceUnit | undefined {
   return undefined;
 }
 
-// Quotes arrive with markup ("Available<br/>Today"); alerts and lists want plain text.
+// Quotes arrive with markup ("Available<br/>Today") and names with U+00A0 between words;
+// alerts and lists want plain text (JavaScript's \s covers U+00A0).
 function cleanQuote(value: string | undefined): string | null {
   if (value === undefined) return null;
   const text = value

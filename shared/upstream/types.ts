@@ -27,6 +27,20 @@ export type PartAvailability = {
   isPickEligible: boolean | null;
 };
 
+/**
+ * What an answer says about a store besides its stock (pickup-message's `retailStore` and
+ * address blocks), enough to file a store the catalog lacks. Every field may be missing.
+ */
+export type StoreFacts = {
+  /** IANA zone, e.g. "Asia/Dubai". */
+  timezone: string | null;
+  /** Street lines, without the "Apple <name>" label line Apple puts first. */
+  street: string | null;
+  street2: string | null;
+  postalCode: string | null;
+  phone: string | null;
+};
+
 /** One store listed in an answer, with every part the answer covered there. */
 export type StoreAvailability = {
   storeNumber: string;
@@ -38,6 +52,8 @@ export type StoreAvailability = {
   latitude: number | null;
   longitude: number | null;
   parts: PartAvailability[];
+  /** Left out by callers that build stores by hand; the parser always sets it. */
+  facts?: StoreFacts;
 };
 
 /** What a readable answer contains, independent of how it was fetched. */
@@ -64,6 +80,8 @@ export type UpstreamFailureKind =
   | 'html'
   | 'upstream_error'
   | 'invalid_parts'
+  /** Apple's empty-content answer: nothing asked is sellable there (not an upstream fault). */
+  | 'nothing_sellable'
   | 'implausible'
   | 'malformed'
   | 'network';

@@ -1,3 +1,4 @@
+import { BROWSER_USER_AGENT, buildPageHeaders } from './browser-identity.ts';
 import { getCountryStore, normalizeCountryCode } from './countries.ts';
 import type { EndpointShape, PickupRequest } from './types.ts';
 
@@ -6,10 +7,6 @@ export const APPLE_BASE_URL = 'https://www.apple.com';
 
 /** Apple's online store for mainland China, a separate host with no country path. */
 export const APPLE_CHINA_BASE_URL = 'https://www.apple.com.cn';
-
-// A current desktop Safari: Apple answers non-browser agents with 541s sooner.
-const BROWSER_USER_AGENT =
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15';
 
 // What Apple's own product pages send from their availability overlay.
 const JSON_ACCEPT = 'application/json, text/javascript, */*; q=0.01';
@@ -68,7 +65,7 @@ export function buildPickupUrl(
   return `${resolveCountryBase(baseUrl, request.countryCode)}${ENDPOINT_PATHS[shape]}?${query}`;
 }
 
-/** The product buy page sent as Referer, as if the overlay had been opened from it. */
+/** A country's buy page (default: the iPhone one), sent as Referer and fetched by the doctor. */
 export function buildBuyPageUrl(
   baseUrl: string,
   countryCode: string,
@@ -78,7 +75,22 @@ export function buildBuyPageUrl(
   return `${resolveCountryBase(baseUrl, countryCode)}shop/${page}`;
 }
 
-/** Browser-like request headers for the given country and buy page. */
+/** The country's bag page, which the session warm-up visits before the first pickup request. */
+export function buildBagPageUrl(baseUrl: string, countryCode: string): string {
+  return `${resolveCountryBase(baseUrl, countryCode)}shop/bag`;
+}
+
+/**
+ * Headers of a pickup request as the buy page's script sends it: the browser's User-Agent
+ * (browser-identity.ts), a JSON Accept, the country's language and the buy page as Referer.
+ *
+ * The Referer stays although 2026 checkers get answers without one (jhdavis789, Dgon5000; see
+ * ../shared/reference/apple/README.md, "Headers"): it is no longer required, but a browser's
+ * same-origin request from the buy page always carries it (the default referrer policy sends
+ * the full URL within one origin), so leaving it out would make the request less like a
+ * browser's, not more. Nothing may depend on it being required (issue 40 drops the
+ * simulator's rule that demanded it).
+ */
 export function buildPickupHeaders(
   countryCode: string,
   refererUrl: string,
@@ -89,6 +101,11 @@ export function buildPickupHeaders(
     'Accept-Language': getCountryStore(countryCode).acceptLanguage,
     Referer: refererUrl,
   };
+}
+
+/** Headers of a page of the country's store opened in the browser (bag or buy page). */
+export function buildCountryPageHeaders(countryCode: string): Record<string, string> {
+  return buildPageHeaders(getCountryStore(countryCode).acceptLanguage);
 }
 
 /** Trims and de-duplicates part numbers; throws on an empty list, a caller bug. */

@@ -39,18 +39,40 @@ export const wirePartSchema = z.object({
     .catch(undefined),
 });
 
-/** The part of Apple's per-store `retailStore` record used as a fallback for top-level fields. */
+/**
+ * The part of Apple's per-store `retailStore` record read: fallbacks for top-level fields, and
+ * what filing a store the catalog lacks needs (zone, address, phone; the AE capture of
+ * ../shared/reference/apple/captures carries about 40 fields, most of them null).
+ */
 const retailStoreSchema = z.object({
   storeNumber: optionalText,
   name: optionalText,
+  phoneNumber: optionalText,
   latitude: optionalNumber,
   longitude: optionalNumber,
   distance: optionalNumber,
   distanceUnit: optionalText,
+  timezone: optionalText,
   address: z
-    .object({ city: optionalText, state: optionalText, countryCode: optionalText })
+    .object({
+      companyName: optionalText,
+      street: optionalText,
+      street2: optionalText,
+      city: optionalText,
+      state: optionalText,
+      postalCode: optionalText,
+      countryCode: optionalText,
+    })
     .optional()
     .catch(undefined),
+});
+
+/** A store's own address block: `address` is the "Apple <name>" label, the street follows. */
+const storeAddressSchema = z.object({
+  address: optionalText,
+  address2: optionalText,
+  address3: optionalText,
+  postalCode: optionalText,
 });
 
 /** One entry of `stores`; parts stay raw here so each is parsed on its own. */
@@ -64,6 +86,8 @@ export const wireStoreSchema = z.object({
   storeDistanceWithUnit: optionalText,
   storelatitude: optionalNumber,
   storelongitude: optionalNumber,
+  phoneNumber: optionalText,
+  address: storeAddressSchema.optional().catch(undefined),
   retailStore: retailStoreSchema.optional().catch(undefined),
   partsAvailability: z.record(z.string(), z.unknown()).optional().catch(undefined),
 });

@@ -11,6 +11,7 @@ import { useProducts, useStores } from '#renderer/api/catalog-queries.ts';
 import { useCreateSearch } from '#renderer/api/search-queries.ts';
 import { useAuth } from '#renderer/auth/auth-context.tsx';
 import { listProductsForStore, listStoresForProduct } from './product-availability.ts';
+import { formatProductOption } from './product-option-label.tsx';
 import {
   filterStoreOption,
   SELECT_MENU_PROPS,
@@ -106,6 +107,7 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
             options={productOptions}
             value={product}
             onChange={setProduct}
+            formatOptionLabel={formatProductOption}
             isClearable
             isLoading={products.isPending}
             isDisabled={isBusy}

@@ -5,6 +5,7 @@ import Tooltip from 'react-bootstrap/Tooltip';
 import Select from 'react-select';
 import type { Product, Store } from '#shared/api/catalog.ts';
 import type { Search } from '#shared/api/searches.ts';
+import { isWatchKitType, WATCH_KIT_NOTE } from '#shared/catalog/watch-kits.ts';
 import { isMissingPreferredModel, type SettingChange } from '#shared/domain/search-settings.ts';
 import {
   SELECT_MENU_PROPS,
@@ -13,6 +14,7 @@ import {
   toStoreOptions,
 } from './select-options.ts';
 import { DistanceLimitField } from './distance-limit-field.tsx';
+import { formatProductOption } from './product-option-label.tsx';
 import { isSoldAtStore } from './product-availability.ts';
 
 /** Spec texts of the settings panel. */
@@ -109,9 +111,11 @@ export function SearchSettings({
           onChange={(option) =>
             option !== null && onChange({ kind: 'productType', productType: option.value })
           }
+          formatOptionLabel={formatProductOption}
           isDisabled={isSaving}
           {...SELECT_MENU_PROPS}
         />
+        {isWatchKitType(search.product_type) ? <Form.Text>{WATCH_KIT_NOTE}</Form.Text> : null}
       </Form.Group>
       <Form.Group className="mb-3">
         <Form.Label htmlFor="setting-store">Store</Form.Label>

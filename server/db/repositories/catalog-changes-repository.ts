@@ -4,6 +4,7 @@ import type { Executor } from '../database.ts';
 import type { CatalogChangesTable } from '../schema.ts';
 import { lockCatalogForChange } from '../locks.ts';
 import { refreshSearchInventory } from './search-inventory-repository.ts';
+import { isModelUnretiredByAnswers } from './upstream-knowledge-repository.ts';
 
 /** One logged catalog change. */
 export type CatalogChangeRow = Selectable<CatalogChangesTable>;
@@ -142,6 +143,7 @@ export async function listCurrentProductTypes(
     .select(sql<string[]>`array_agg(distinct m.country_code order by m.country_code)`.as('sold_in'))
     .where('t.retired_on', 'is', null)
     .where('m.retired_on', 'is', null)
+    .where(isModelUnretiredByAnswers('m'))
     .groupBy(['t.product_id', 't.product_name', 't.sort_order'])
     .orderBy('t.sort_order')
     .orderBy('t.product_id')
@@ -161,6 +163,7 @@ export async function listProductTypeCountries(db: Executor, productId: string):
     .where('t.product_id', '=', productId)
     .where('t.retired_on', 'is', null)
     .where('m.retired_on', 'is', null)
+    .where(isModelUnretiredByAnswers('m'))
     .orderBy('m.country_code')
     .execute();
   return rows.map((row) => row.country_code);

@@ -165,6 +165,24 @@ export async function upsertCountries(
     .execute();
 }
 
+/**
+ * Inserts stores an answer taught; a store filed meanwhile (by the directory or another
+ * answer) is left as it is. Answers the ids inserted.
+ */
+export async function insertLearnedStores(
+  db: Executor,
+  stores: readonly NewStore[],
+): Promise<string[]> {
+  if (stores.length === 0) return [];
+  const rows = await db
+    .insertInto('stores')
+    .values(stores.map((store) => ({ ...store, updated_at: new Date() })))
+    .onConflict((conflict) => conflict.column('store_id').doNothing())
+    .returning('store_id')
+    .execute();
+  return rows.map((row) => row.store_id);
+}
+
 /** Inserts or updates stores by id; coordinates already known are kept when the input has none. */
 export async function upsertStores(db: Executor, stores: readonly NewStore[]): Promise<number> {
   let written = 0;

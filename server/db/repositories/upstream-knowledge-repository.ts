@@ -1,6 +1,11 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Executor } from '../database.ts';
-import type { CountryEndpointsTable, InvalidPartsTable, LocationSeedsTable } from '../schema.ts';
+import type {
+  CountryEndpointsTable,
+  InvalidPartsTable,
+  LocationSeedsTable,
+  UpstreamRetiredPartsTable,
+} from '../schema.ts';
 
 /** A location seed row. */
 export type LocationSeedRow = Selectable<LocationSeedsTable>;
@@ -164,6 +169,118 @@ export async function recordInvalidParts(
       })),
     )
     .execute();
+}
+
+/** A part answered ineligible everywhere, and whether that retired it. */
+export type RetiredPartRow = Selectable<UpstreamRetiredPartsTable>;
+/** The catalog model a part was asked as. */
+export type AskedModel = { part_number: string; product_id: string; display_name: string };
+
+/**
+ * A condition on a product_models row (by alias, e.g. "m"): its part is not retired by Apple's
+ * answers in its country for the model it is now. The catalog's product lists add it so that
+ * a type whose every model Apple retired there reads "no longer sold" there.
+ */
+export function isModelUnretiredByAnswers(alias: string): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  return sql<boolean>`not exists (
+    select 1 from upstream_retired_parts r
+    where r.country_code = ${column('country_code')}
+      and r.part_number = ${column('part_number')}
+      and r.product_id = ${column('product_id')}
+      and r.display_name = ${column('display_name')}
+      and r.retired_at is not null)`;
+}
+
+/**
+ * Parts Apple's answers retired whose catalog entry is unchanged (same product and name): they
+ * are asked no more and never chosen as control; a catalog change gives them another chance.
+ */
+export async function listRetiredParts(db: Executor): Promise<RetiredPartRow[]> {
+  return await db
+    .selectFrom('upstream_retired_parts')
+    .selectAll()
+    .where('retired_at', 'is not', null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('product_models')
+          .select(sql.lit(1).as('one'))
+          .whereRef('product_models.country_code', '=', 'upstream_retired_parts.country_code')
+          .whereRef('product_models.part_number', '=', 'upstream_retired_parts.part_number')
+          .whereRef('product_models.product_id', '=', 'upstream_retired_parts.product_id')
+          .whereRef('product_models.display_name', '=', 'upstream_retired_parts.display_name'),
+      ),
+    )
+    .orderBy('country_code')
+    .orderBy('part_number')
+    .execute();
+}
+
+/**
+ * Counts one believed answer of a country towards retiring parts: each part ineligible at
+ * every listed store extends its run of such answers (a row kept for another model starts
+ * over), and `retireAfter` in a row retire it; each part reported sold ends its run. Answers
+ * the parts this answer retired.
+ */
+export async function recordRetirementEvidence(
+  db: Executor,
+  evidence: {
+    country_code: string;
+    ineligible: readonly AskedModel[];
+    sold: readonly string[];
+    at: Date;
+    retireAfter: number;
+  },
+): Promise<string[]> {
+  const { at } = evidence;
+  let retired: string[] = [];
+  if (evidence.ineligible.length > 0) {
+    const isSameModel = sql<boolean>`(upstream_retired_parts.product_id = excluded.product_id
+      and upstream_retired_parts.display_name = excluded.display_name)`;
+    const answers = sql<number>`case when ${isSameModel}
+      then upstream_retired_parts.ineligible_answers + 1 else 1 end`;
+    const rows = await db
+      .insertInto('upstream_retired_parts')
+      .values(
+        evidence.ineligible.map((model) => ({
+          country_code: evidence.country_code,
+          part_number: model.part_number,
+          product_id: model.product_id,
+          display_name: model.display_name,
+          ineligible_answers: 1,
+          last_answer_at: at,
+          retired_at: evidence.retireAfter <= 1 ? at : null,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.columns(['country_code', 'part_number']).doUpdateSet({
+          product_id: (eb) => eb.ref('excluded.product_id'),
+          display_name: (eb) => eb.ref('excluded.display_name'),
+          ineligible_answers: answers,
+          last_answer_at: (eb) => eb.ref('excluded.last_answer_at'),
+          retired_at: sql<Date | null>`case
+            when ${isSameModel} and upstream_retired_parts.retired_at is not null
+              then upstream_retired_parts.retired_at
+            when ${answers} >= ${evidence.retireAfter} then excluded.last_answer_at
+            else null end`,
+        }),
+      )
+      .returning(['part_number', 'retired_at'])
+      .execute();
+    // Retired by this answer: its own time, not an earlier one kept.
+    retired = rows
+      .filter((row) => row.retired_at?.getTime() === at.getTime())
+      .map((row) => row.part_number);
+  }
+  if (evidence.sold.length > 0) {
+    await db
+      .deleteFrom('upstream_retired_parts')
+      .where('country_code', '=', evidence.country_code)
+      .where('part_number', 'in', [...evidence.sold])
+      .execute();
+  }
+  return retired;
 }
 
 /** The part seen available at the most stores of a country, and how many stores answered. */

@@ -1,6 +1,8 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../database.ts';
 import type { PollTargetsTable } from '../schema.ts';
+import { isWatchKitType } from '#shared/catalog/watch-kits.ts';
+import { isModelUnretiredByAnswers } from './upstream-knowledge-repository.ts';
 
 /** A poll target row. */
 export type PollTargetRow = Selectable<PollTargetsTable>;
@@ -8,22 +10,49 @@ export type PollTargetRow = Selectable<PollTargetsTable>;
 export type PollTargetKey = { country_code: string; product_id: string; store_id: string };
 
 /**
+ * The searches the watcher asks for: not paused (a search paused by a plan downgrade is not
+ * polled), of a type it can ask (no Apple Watch kit, `kitTypes`: shared/catalog/watch-kits.ts),
+ * and with a model Apple's answers have not retired in the store's country (or none known
+ * there yet).
+ */
+function selectPolledSearches(db: Executor, kitTypes: readonly string[]) {
+  const models = sql`product_models m
+    where m.product_id = searches.product_type and m.country_code = countries.country_code`;
+  let query = db
+    .selectFrom('searches')
+    .innerJoin('stores', 'stores.store_id', 'searches.store_id')
+    .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
+    .where('searches.paused_at', 'is', null)
+    .where(
+      sql<boolean>`(not exists (select 1 from ${models})
+        or exists (select 1 from ${models} and ${isModelUnretiredByAnswers('m')}))`,
+    );
+  if (kitTypes.length > 0) query = query.where('searches.product_type', 'not in', [...kitTypes]);
+  return query;
+}
+
+/** Product types Apple answers right only as kits the catalog cannot name yet: not asked. */
+async function listKitTypes(db: Executor): Promise<string[]> {
+  const types = await db.selectFrom('product_types').select(['product_id', 'family']).execute();
+  return types
+    .filter((type) => isWatchKitType(type.product_id, type.family))
+    .map((type) => type.product_id);
+}
+
+/**
  * Makes poll_targets match the saved searches: one row per (country, product type, store)
- * some active search watches, due from `now`; rows no active search needs any more are
- * removed (a search paused by a plan downgrade is not polled). Returns the target count.
+ * some polled search watches (see selectPolledSearches), due from `now`; rows none needs any
+ * more are removed. Returns the target count.
  */
 export async function syncPollTargets(db: Executor, now: Date): Promise<number> {
+  const kitTypes = await listKitTypes(db);
   await db
     .insertInto('poll_targets')
     .columns(['country_code', 'product_id', 'store_id', 'next_due_at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('searches')
-        .innerJoin('stores', 'stores.store_id', 'searches.store_id')
-        .innerJoin('countries', 'countries.locale_code', 'stores.country_locale')
+    .expression(
+      selectPolledSearches(db, kitTypes)
         .select(['countries.country_code', 'searches.product_type', 'searches.store_id'])
         .select(sql<Date>`${now}::timestamptz`.as('next_due_at'))
-        .where('searches.paused_at', 'is', null)
         .distinct(),
     )
     .onConflict((conflict) =>
@@ -35,12 +64,11 @@ export async function syncPollTargets(db: Executor, now: Date): Promise<number> 
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb
-            .selectFrom('searches')
+          selectPolledSearches(db, kitTypes)
             .select(sql.lit(1).as('one'))
-            .whereRef('searches.product_type', '=', 'poll_targets.product_id')
-            .whereRef('searches.store_id', '=', 'poll_targets.store_id')
-            .where('searches.paused_at', 'is', null),
+            .where(sql<boolean>`searches.product_type = poll_targets.product_id`)
+            .where(sql<boolean>`searches.store_id = poll_targets.store_id`)
+            .where(sql<boolean>`countries.country_code = poll_targets.country_code`),
         ),
       ),
     )

@@ -13,13 +13,17 @@ export function chooseSeedLocation(postalCode: string | null, city: string): str
 /** The part seen available at the most stores of a country lately, and how many answered. */
 export type BusiestPart = { partNumber: string; stores: number; observedStores: number };
 
-/** Each country's control part this cycle (configured, else its broad busiest part), if any. */
+/**
+ * Each country's control part this cycle (configured, else its broad busiest part), if any:
+ * never a part Apple retired there, and none while the chosen one is held out as refused.
+ */
 export function chooseCountryControls(
   countries: readonly string[],
   sources: {
     configured: (countryCode: string) => string | undefined;
     busiest: (countryCode: string) => BusiestPart | undefined;
     isHeldOut: (countryCode: string, partNumber: string) => boolean;
+    isRetired: (countryCode: string, partNumber: string) => boolean;
   },
 ): Map<string, string> {
   const controls = new Map<string, string>();
@@ -27,6 +31,7 @@ export function chooseCountryControls(
     const control = chooseControlPart({
       configured: sources.configured(country),
       busiest: sources.busiest(country),
+      isRetired: (partNumber) => sources.isRetired(country, partNumber),
     });
     if (control !== null && !sources.isHeldOut(country, control)) controls.set(country, control);
   }

@@ -1,4 +1,9 @@
-import type { PickupAnswer, UpstreamFailure, UpstreamResult } from '#shared/upstream/index.ts';
+import type {
+  PickupAnswer,
+  RetirementEvidence,
+  UpstreamFailure,
+  UpstreamResult,
+} from '#shared/upstream/index.ts';
 
 // The port between the one watch engine and the storage of its host. The server implements it
 // over PostgreSQL and its egress addresses (server/watch/pg-watch-port.ts); the Mac and
@@ -21,6 +26,12 @@ export type WatchPort = {
   ) => Promise<UpstreamResult<PickupAnswer> | { skipped: SkipReason }>;
   /** Holds parts Apple refused out of later requests. */
   recordRefusedParts: (partNumbers: readonly string[], reason: string) => Promise<void>;
+  /**
+   * Counts a believed answer towards retiring parts: each part `ineligible` at every listed
+   * store extends its run of such answers (RETIRE_AFTER_ANSWERS in a row retire it in the
+   * country), each part reported sold ends it. Answers the parts it just retired.
+   */
+  recordRetirementEvidence: (evidence: RetirementEvidence) => Promise<string[]>;
   /** Files a believable answer (snapshots, transitions, neighbours, the seed's store list). */
   recordAnswer: (answer: PickupAnswer, askedParts: readonly string[]) => Promise<void>;
   /** Backs off what was asked after a failure that is neither a block nor refused parts. */
@@ -39,6 +50,8 @@ export type AskTally = {
   skipped?: SkipReason;
   /** Parts found refused during this request. */
   refused: string[];
+  /** Parts this request's answers retired (ineligible everywhere, answers in a row). */
+  retired: string[];
   /** Stores the believed answers listed. */
   listedStoreIds: Set<string>;
 };

@@ -6,6 +6,7 @@ import {
   type PlannedRequest,
 } from '#shared/watch/request-planner.ts';
 import { chooseCountryControls } from '#shared/watch/engine/index.ts';
+import { isWatchKitType } from '#shared/catalog/watch-kits.ts';
 import { log, type CheckDeps, type LocalCycleReport } from './check-deps.ts';
 import type { LocalWatchCatalog } from './local-catalog.ts';
 import {
@@ -15,6 +16,7 @@ import {
   listDueTargets,
   pruneInvalidParts,
 } from './local-plan.ts';
+import { isPartRetired, pruneRetiredParts } from './local-retirement.ts';
 import { runRequest, type CheckRun } from './run-request.ts';
 import type { LocalWatchState } from './state.ts';
 
@@ -22,7 +24,10 @@ import type { LocalWatchState } from './state.ts';
 // store) target, the request planner packs them into as few location-seed requests as the
 // learned answer lists allow, and each request is asked as the server's poller asks it.
 
-/** Keeps one target per (country, product type, store) of the searches; drops the others. */
+/**
+ * Keeps one target per (country, product type, store) of the searches; drops the others.
+ * Apple Watch types get none: they are not asked until the catalog can name their kits.
+ */
 export function syncTargets(
   state: LocalWatchState,
   searches: readonly LocalSearch[],
@@ -32,7 +37,7 @@ export function syncTargets(
   const wanted = new Map<string, PlanTarget>();
   for (const search of searches) {
     const store = catalog.findStore(search.store_id);
-    if (store === undefined) continue;
+    if (store === undefined || isWatchKitType(search.product_type)) continue;
     const target = {
       countryCode: store.country_code,
       productId: search.product_type,
@@ -80,6 +85,7 @@ export async function runCheckCycle(
   const startedAt = deps.now();
   syncTargets(state, searches, deps.catalog, startedAt);
   pruneInvalidParts(state, deps.catalog, startedAt);
+  pruneRetiredParts(state, deps.catalog);
   const targetCount = Object.keys(state.targets).length;
   if (targetCount === 0) return report;
   const coolDownUntil = state.address.cool_down_until ?? 0;
@@ -109,6 +115,7 @@ export async function runCheckCycle(
       configured: () => undefined,
       busiest: (country) => findBusiestLocalPart(state, deps.catalog, country, now),
       isHeldOut: (country, part) => isPartHeldOut(state, country, part, now),
+      isRetired: (country, part) => isPartRetired(state, deps.catalog, country, part),
     });
     const context = buildPlanContext(state, deps.catalog, {
       now,

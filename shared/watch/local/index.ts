@@ -7,6 +7,7 @@ export * from './check-deps.ts';
 export * from './local-catalog.ts';
 export * from './local-plan.ts';
 export * from './local-port.ts';
+export * from './local-retirement.ts';
 export * from './observe.ts';
 export * from './run-request.ts';
 export * from './state.ts';

@@ -12,6 +12,7 @@ import {
   type BusiestPart,
 } from '#shared/watch/engine/index.ts';
 import { listNearestStoreIds, type LocalWatchCatalog } from './local-catalog.ts';
+import { isPartRetired } from './local-retirement.ts';
 import { invalidPartKey, type LocalTarget, type LocalWatchState } from './state.ts';
 
 // What the local loop plans from: its searches become (country, product type, store) targets,
@@ -30,7 +31,10 @@ export function isPartHeldOut(
   return held !== undefined && now - held.found_at < INVALID_PART_HOLD_MS;
 }
 
-/** The parts of a product type the loop asks for in a country: the catalog's, less refused ones. */
+/**
+ * The parts of a product type the loop asks for in a country: the catalog's, less refused and
+ * retired ones.
+ */
 export function listAskedModels(
   catalog: LocalWatchCatalog,
   state: LocalWatchState,
@@ -40,7 +44,11 @@ export function listAskedModels(
 ): { part_number: string; display_name: string }[] {
   return catalog
     .listModels(productId, countryCode)
-    .filter((model) => !isPartHeldOut(state, countryCode, model.part_number, now));
+    .filter(
+      (model) =>
+        !isPartHeldOut(state, countryCode, model.part_number, now) &&
+        !isPartRetired(state, catalog, countryCode, model.part_number),
+    );
 }
 
 /**
@@ -63,6 +71,7 @@ export function findBusiestLocalPart(
     observedStores.add(storeId);
     if (snapshot.status !== 'available') continue;
     if (isPartHeldOut(state, countryCode, partNumber, now)) continue;
+    if (isPartRetired(state, catalog, countryCode, partNumber)) continue;
     storesByPart.set(partNumber, (storesByPart.get(partNumber) ?? 0) + 1);
   }
   let best: BusiestPart | undefined;

@@ -13,6 +13,7 @@ import {
   type UpstreamResult,
 } from '#shared/upstream/index.ts';
 import type { SkipReason, WatchPort } from '#shared/watch/engine/index.ts';
+import { recordLocalRetirementEvidence, type RetiredModel } from './local-retirement.ts';
 import { invalidPartKey, type LocalEndpoint, type LocalWatchState } from './state.ts';
 
 // The local loop's side of the watch engine's port (shared/watch/engine): the Mac (or the
@@ -45,6 +46,8 @@ export type LocalAsk = {
   where: { location: string } | { storeNumber: string };
   /** Part numbers with their product type. */
   models: readonly { part_number: string; product_id: string }[];
+  /** The catalog model of any part asked (the control part too), for retiring it. */
+  findModel: (partNumber: string) => RetiredModel | undefined;
 };
 
 /** Called with each believable answer and the watched parts it was asked for. */
@@ -76,6 +79,8 @@ export function createLocalPort(
         };
       }
     },
+    recordRetirementEvidence: async (evidence) =>
+      recordLocalRetirementEvidence(state, ask.countryCode, evidence, ask.findModel, deps.now()),
     recordAnswer: async (answer, askedParts) => onAnswer(answer, askedParts),
   };
 }
@@ -108,7 +113,8 @@ async function askOnce(
     },
   );
   const at = deps.now();
-  if (result.ok) {
+  // Empty content is Apple answering about the parts: the shape and the address work.
+  if (result.ok || result.failure.kind === 'nothing_sellable') {
     saveEndpoint(state, countryCode, rememberAnswer(memory, shape, at));
     state.address.consecutive_blocks = 0;
   } else if (result.failure.kind === 'blocked' || result.failure.kind === 'html') {

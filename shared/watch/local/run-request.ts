@@ -108,7 +108,7 @@ export async function runRequest(
       preferredShape: deps.shape,
     },
     state,
-    { countryCode, where, models },
+    { countryCode, where, models, findModel: (part) => findSearchedModel(run, countryCode, part) },
     onAnswer,
   );
   const tally = await askPlannedRequest(port, {
@@ -129,7 +129,12 @@ export async function runRequest(
     return 'stop';
   }
   const refused =
-    tally.refused.length === 0 ? '' : `; left out ${tally.refused.join(', ')} (refused by Apple)`;
+    (tally.refused.length === 0
+      ? ''
+      : `; left out ${tally.refused.join(', ')} (refused by Apple)`) +
+    (tally.retired.length === 0
+      ? ''
+      : `; ${tally.retired.join(', ')} no longer sold (ineligible at every store)`);
   if (tally.failure !== undefined && tally.answers === 0) {
     failTargets(run, pending, tally.failure, finishedAt);
     report.failures += 1;
@@ -161,6 +166,21 @@ export async function runRequest(
     alertCount,
   );
   return tally.failure?.kind === 'blocked' || tally.failure?.kind === 'html' ? 'stop' : 'next';
+}
+
+/** The catalog model of a part of a searched product type in the country, if any. */
+function findSearchedModel(
+  run: CheckRun,
+  countryCode: string,
+  partNumber: string,
+): { product_id: string; display_name: string } | undefined {
+  for (const productId of new Set(run.searches.map((search) => search.product_type))) {
+    const model = run.deps.catalog
+      .listModels(productId, countryCode)
+      .find((candidate) => candidate.part_number === partNumber);
+    if (model !== undefined) return { product_id: productId, display_name: model.display_name };
+  }
+  return undefined;
 }
 
 /** Where a planned request asks, how a log line names it, and whose distances the answer gives. */

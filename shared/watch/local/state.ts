@@ -59,6 +59,21 @@ const invalidPartSchema = z.object({
   found_at: z.number(),
 });
 
+/**
+ * A part answered `ineligible` at every listed store: counted per answer in a row, retired in
+ * the country once there were RETIRE_AFTER_ANSWERS of them, for as long as the catalog keeps
+ * the model it was found for (same product type and name).
+ */
+const retiredPartSchema = z.object({
+  country_code: z.string(),
+  part_number: z.string(),
+  product_id: z.string(),
+  display_name: z.string(),
+  ineligible_answers: z.number().int().min(0),
+  last_answer_at: z.number(),
+  retired_at: z.number().nullable(),
+});
+
 const addressSchema = z.object({
   cool_down_until: z.number().nullable(),
   /** Blocks in a row: each doubles the next cool-down, up to an hour. */
@@ -98,6 +113,8 @@ export const localWatchStateSchema = z.object({
   endpoints: z.record(z.string(), endpointSchema).default({}),
   /** Parts Apple refused, per `country|part`, left out of requests for a while. */
   invalid_parts: z.record(z.string(), invalidPartSchema).default({}),
+  /** Parts on their way to retirement or retired, per `country|part` (none in older states). */
+  retired_parts: z.record(z.string(), retiredPartSchema).default({}),
   /**
    * When this machine's latest requests were sent, within Apple's 10-minute counting window:
    * a new run (the terminal's `--once`, an app restart) takes them from its bucket.
@@ -126,6 +143,8 @@ export type LocalSeed = z.infer<typeof seedSchema>;
 export type LocalEndpoint = z.infer<typeof endpointSchema>;
 /** A part Apple refused. */
 export type LocalInvalidPart = z.infer<typeof invalidPartSchema>;
+/** A part answered ineligible everywhere, and whether that retired it. */
+export type LocalRetiredPart = z.infer<typeof retiredPartSchema>;
 /** One recorded change. */
 export type LocalEvent = z.infer<typeof eventSchema>;
 
@@ -147,6 +166,7 @@ export function createEmptyWatchState(): LocalWatchState {
     seeds: {},
     endpoints: {},
     invalid_parts: {},
+    retired_parts: {},
     recent_requests: [],
     address: { cool_down_until: null, consecutive_blocks: 0, last_block_at: null },
     last_check_at: null,

@@ -2,6 +2,7 @@ import type { InventoryStore, SearchInventory } from '#shared/api/inventory.ts';
 import type { SearchHistory } from '#shared/api/watch.ts';
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
 import { formatTargetKey } from '#shared/watch/request-planner.ts';
+import { isWatchKitType } from '#shared/catalog/watch-kits.ts';
 import type { LocalWatchCatalog } from './local-catalog.ts';
 import { listNearbyStores } from './observe.ts';
 import { snapshotKey, type LocalWatchState } from './state.ts';
@@ -53,7 +54,10 @@ function describeHealth(search: LocalSearch, context: ViewContext) {
  */
 export function buildInventory(search: LocalSearch, context: ViewContext): SearchInventory {
   const home = context.catalog.findStore(search.store_id);
-  if (home === undefined) return { stores: [], last_checked_at: null };
+  // A type not asked (Apple Watch kits) stays unknown, whatever an older state recorded.
+  if (home === undefined || isWatchKitType(search.product_type)) {
+    return { stores: [], last_checked_at: null };
+  }
   const models = context.catalog.listModels(search.product_type, home.country_code);
   const preferred = new Set(search.preferred_parts);
   const shown = models.filter(

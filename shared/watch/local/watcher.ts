@@ -6,6 +6,7 @@ import type {
   TokenBucketLimiter,
   UpstreamFailure,
 } from '#shared/upstream/index.ts';
+import { DEFAULT_PARTS_PER_REQUEST } from '#shared/watch/engine/engine-limits.ts';
 import { runCheckCycle } from './check-cycle.ts';
 import type { LocalCheckLog, LocalCycleReport } from './check-deps.ts';
 import type { LocalWatchCatalog } from './local-catalog.ts';
@@ -39,7 +40,7 @@ export type LocalWatchDeps = {
   baseUrl: string;
   /** The endpoint shape asked first; each country then remembers which shape answers. */
   shape: EndpointShape;
-  /** Most parts in one request, the control part included (40 unless set). */
+  /** Most parts in one request, the control part included (20 unless set). */
   partsPerRequest?: number;
   catalog: LocalWatchCatalog;
   listSearches: () => readonly LocalSearch[];
@@ -67,8 +68,8 @@ export type LocalWatcher = {
 };
 
 const DEFAULT_QUIET_WINDOW_MINUTES = 30;
-/** Parts in one request unless set: the server's UPSTREAM_PARTS_PER_REQUEST default. */
-export const DEFAULT_PARTS_PER_REQUEST = 40;
+/** Parts in one request unless set: the server's UPSTREAM_PARTS_PER_REQUEST default (20). */
+export { DEFAULT_PARTS_PER_REQUEST };
 /**
  * One Mac is one address at Apple: the server's per-address defaults (about 30 quick requests
  * trip a block of 10 minutes or more, so one request a minute sustained, a burst of 20).
@@ -94,6 +95,8 @@ export function describeFailure(failure: UpstreamFailure): string {
       return 'Apple sent an answer that could not be read';
     case 'invalid_parts':
       return 'Apple says a watched model is invalid or not sold there';
+    case 'nothing_sellable':
+      return 'Apple sells none of the watched models there';
     case 'implausible':
       return 'Apple reported even its most common model unavailable everywhere: the answer was not believed';
     case 'network':

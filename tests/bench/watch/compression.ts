@@ -11,7 +11,7 @@ export const DEFAULTS = {
   pollIntervalSeconds: 60,
   upstreamRatePerMinute: 1,
   upstreamBurst: 20,
-  partsPerRequest: 40,
+  partsPerRequest: 20,
   coolDownSeconds: 300,
   maxCoolDownSeconds: 3600,
   fullSweepMinutes: 60,

@@ -8,6 +8,7 @@
 import { buildSimCatalog, type SimCatalog } from '#server/simulator/sim-catalog.ts';
 import { NEARBY_STORE_LIMIT } from '#server/simulator/index.ts';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS } from '#shared/catalog/index.ts';
+import { isWatchKitType } from '#shared/catalog/watch-kits.ts';
 import {
   computeSweepSchedule,
   countHttpRequests,
@@ -86,6 +87,8 @@ export function runPlanOnly(
     const users = planCrowd(catalog.combos, catalog.productOrder, size, createSeededRandom(size));
     const byKey = new Map<string, PlanTarget>();
     for (const search of users.flatMap((user) => user.searches)) {
+      // Apple Watch searches are not asked (shared/catalog/watch-kits.ts): no target.
+      if (isWatchKitType(search.combo.productId)) continue;
       const alertParts = search.isAlerting ? search.preferredParts : [];
       const target = {
         countryCode: search.combo.countryCode,

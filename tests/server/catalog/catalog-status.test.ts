@@ -64,4 +64,24 @@ describe('GET /v2/status reports the last catalog sync', () => {
     expect(status?.error).toContain('HTTP 503');
     expect(status?.changes?.parts_retired).toEqual(['MK2D4QN/A (GB, iPhone Duo 256GB Star White)']);
   });
+
+  it('lists the pages a sync could not read beside what the others applied', async () => {
+    const duoBusy: typeof fetch = async (input, init) =>
+      String(input instanceof Request ? input.url : input).endsWith(
+        '/uk/shop/buy-iphone/iphone-duo',
+      )
+        ? new Response('busy', { status: 503 })
+        : await fetch(input, init);
+    await syncModelsFromBuyPages(api.testDb.db, {
+      baseUrl: simulator.simulator.url,
+      fetchPage: duoBusy,
+      trigger: 'test',
+      today: '2026-11-25',
+    });
+    const status = (await readStatus()).catalog_sync;
+    expect(status).toMatchObject({ is_ok: true, error: null, pages_retired: [] });
+    expect(status?.page_problems).toEqual([
+      `${simulator.simulator.url}/uk/shop/buy-iphone/iphone-duo: HTTP 503`,
+    ]);
+  });
 });

@@ -1,15 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogRows } from '#server/db/repositories/catalog-changes-repository.ts';
-import type { CatalogTypeRow } from '#shared/catalog/catalog-diff.ts';
-import {
-  ModelSyncError,
-  matchProductType,
-  planBuyPageVisits,
-  syncModelsFromBuyPages,
-} from '#server/catalog/sync-models.ts';
-import { PRODUCT_MODEL_SEEDS, PRODUCT_TYPE_SEEDS } from '#shared/catalog/models.ts';
+import { ModelSyncError, syncModelsFromBuyPages } from '#server/catalog/sync-models.ts';
 import { seedCatalog } from '#server/catalog/catalog-seed.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 import { startSimulatorHarness, type SimulatorHarness } from '#tests/server/simulator/support.ts';
@@ -34,19 +25,28 @@ describe('catalog sync-models against the simulator’s buy pages', () => {
     const { models } = await readCatalogRows(testDb.db);
     return models.find((m) => m.country_code === country && m.part_number === part);
   }
-
-  it('changes nothing when the pages offer what the catalog has', async () => {
-    const result = await syncModelsFromBuyPages(testDb.db, {
+  async function findType(productId: string) {
+    const { types } = await readCatalogRows(testDb.db);
+    return types.find((type) => type.product_id === productId);
+  }
+  const sync = (options: { fetchPage?: typeof fetch; isDryRun?: boolean } = {}) =>
+    syncModelsFromBuyPages(testDb.db, {
       baseUrl: simulator.simulator.url,
       today: TODAY,
+      ...options,
     });
+
+  it('changes nothing when the pages offer what the catalog has, Mac pages read without metrics', async () => {
+    const result = await sync();
     expect(result.pages.length).toBeGreaterThan(10);
-    expect(result.pages.some((page) => page.url.endsWith('/shop/buy-iphone/iphone-18-pro'))).toBe(
-      true,
+    const urls = result.pages.map((page) => page.url.replace(simulator.simulator.url, ''));
+    expect(urls).toEqual(
+      expect.arrayContaining(['/shop/buy-iphone/iphone-18-pro', '/shop/buy-mac/mac-mini']),
     );
-    expect(result.summary.partsAdded).toEqual([]);
-    expect(result.summary.partsRetired).toEqual([]);
-    expect(result.skipped).toEqual([]);
+    // The retired iPhone 17 Pro page is not read at all.
+    expect(urls.some((url) => url.endsWith('/shop/buy-iphone/iphone-17-pro'))).toBe(false);
+    expect(result.summary).toMatchObject({ partsAdded: [], partsRetired: [], partsChanged: [] });
+    expect(result).toMatchObject({ problems: [], warnings: [], pagesRetired: [], skipped: [] });
   });
 
   it('adds a model a page lists and the catalog lacked, and retires one no page lists', async () => {
@@ -58,18 +58,11 @@ describe('catalog sync-models against the simulator’s buy pages', () => {
     });
     expect(unlisted.status).toBe(200);
 
-    const dryRun = await syncModelsFromBuyPages(testDb.db, {
-      baseUrl: simulator.simulator.url,
-      today: TODAY,
-      isDryRun: true,
-    });
+    const dryRun = await sync({ isDryRun: true });
     expect(dryRun.isApplied).toBe(false);
     expect(await findModel('US', 'MJQ34LL/A')).toBeUndefined();
 
-    const result = await syncModelsFromBuyPages(testDb.db, {
-      baseUrl: simulator.simulator.url,
-      today: TODAY,
-    });
+    const result = await sync();
     expect(result.summary.partsAdded).toEqual(['MJQ34LL/A (US, iPhone 18 Pro 256GB Black)']);
     expect(result.summary.partsRetired).toEqual(['MJW44LL/A (US, iPhone 18 Pro Max 256GB Black)']);
     expect(await findModel('US', 'MJQ34LL/A')).toMatchObject({
@@ -89,52 +82,101 @@ describe('catalog sync-models against the simulator’s buy pages', () => {
       part_number: 'MJW44LL/A',
       listed: true,
     });
-    const back = await syncModelsFromBuyPages(testDb.db, {
-      baseUrl: simulator.simulator.url,
-      today: TODAY,
-    });
+    const back = await sync();
     expect(back.summary.partsReturned).toEqual(['MJW44LL/A (US, iPhone 18 Pro Max 256GB Black)']);
   });
 
-  it('reads names from the product selection data alone', async () => {
-    await simulator.control('POST', '/_sim/buy-page', {
-      country: 'US',
-      part_number: 'MJQ34LL/A',
-      listed: true,
+  it('names parts from the selection data alone, in either layout, Macs from their dimensions', async () => {
+    await simulator.control('POST', '/_sim/buy-page-settings', {
       shape: 'selection',
+      layout: 'array',
     });
+    await testDb.db
+      .deleteFrom('product_models')
+      .where('part_number', 'in', ['MJQ34LL/A', 'MWUF3LL/A'])
+      .execute();
+    const result = await sync();
+    expect(result.summary.partsAdded).toEqual([
+      'MJQ34LL/A (US, iPhone 18 Pro 256GB Black)',
+      'MWUF3LL/A (US, iMac 24-inch M4 8-core)',
+    ]);
+    expect(result.summary.partsChanged).toEqual([]);
+    await simulator.control('POST', '/_sim/buy-page-settings', { shape: 'both', layout: 'object' });
+    expect((await sync()).summary).toMatchObject({ partsAdded: [], partsChanged: [] });
+    await simulator.control('POST', '/_sim/buy-page-settings', { layout: 'by-page' });
+  });
+
+  it('reports a page that yields no products by name and still applies the other pages', async () => {
     await testDb.db.deleteFrom('product_models').where('part_number', '=', 'MJQ34LL/A').execute();
-    const result = await syncModelsFromBuyPages(testDb.db, {
-      baseUrl: simulator.simulator.url,
-      today: TODAY,
-    });
+    const emptyDuoPages: typeof fetch = async (input, init) =>
+      String(input instanceof Request ? input.url : input).includes('iphone-duo')
+        ? new Response('<html><title>iPhone Duo</title></html>', { status: 200 })
+        : await fetch(input, init);
+    const result = await sync({ fetchPage: emptyDuoPages });
+    expect(result.problems).toHaveLength(3);
+    expect(result.problems[0]).toMatch(
+      /\/shop\/buy-iphone\/iphone-duo: no products \(it carries neither PRODUCT_SELECTION_BOOTSTRAP nor script#metrics\)$/,
+    );
     expect(result.summary.partsAdded).toEqual(['MJQ34LL/A (US, iPhone 18 Pro 256GB Black)']);
-    await simulator.control('POST', '/_sim/buy-page', {
-      country: 'US',
-      part_number: 'MJQ34LL/A',
-      listed: true,
-      shape: 'both',
+    // A page that was not read speaks for nothing: its models are not retired.
+    expect(result.summary.partsRetired).toEqual([]);
+    const logged = await testDb.db
+      .selectFrom('catalog_changes')
+      .selectAll()
+      .where('kind', '=', 'sync')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(logged).toMatchObject({ is_ok: true, summary: { problems: result.problems } });
+  });
+
+  it('keeps a page that redirects in some countries only, and says so', async () => {
+    const ukRedirects: typeof fetch = async (input, init) =>
+      String(input instanceof Request ? input.url : input).endsWith(
+        '/uk/shop/buy-iphone/iphone-duo',
+      )
+        ? new Response(null, { status: 301, headers: { location: '/uk/iphone/' } })
+        : await fetch(input, init);
+    const result = await sync({ fetchPage: ukRedirects });
+    expect(result.pagesRetired).toEqual([]);
+    expect(result.problems).toEqual([
+      expect.stringMatching(
+        /\/uk\/shop\/buy-iphone\/iphone-duo: redirected \(301\) to http:\/\/localhost:\d+\/uk\/iphone\/; the page is kept since it did not redirect in CA, US$/,
+      ),
+    ]);
+    expect((await findType('iphoneduo'))?.buy_page).toBe('/shop/buy-iphone/iphone-duo');
+  });
+
+  it('retires a page that redirects everywhere: reported, its models kept, not read again', async () => {
+    await simulator.control('POST', '/_sim/buy-page-settings', {
+      page: '/shop/buy-iphone/iphone-duo',
+      retired: true,
+    });
+    const result = await sync();
+    expect(result.pagesRetired).toEqual([
+      '/shop/buy-iphone/iphone-duo: redirects (301) in CA (to /ca/iphone/), GB (to /uk/iphone/), US (to /iphone/)',
+    ]);
+    expect(result.problems).toEqual([]);
+    expect(result.summary.typesChanged).toEqual(['iphoneduo: buy_page']);
+    expect(result.summary.partsRetired).toEqual([]);
+    expect(await findType('iphoneduo')).toMatchObject({ buy_page: null, retired_on: null });
+    expect(await findModel('US', 'MK1E4LL/A')).toMatchObject({ retired_on: null });
+
+    const again = await sync();
+    expect(again.pagesRetired).toEqual([]);
+    expect(again.pages.some((page) => page.url.includes('iphone-duo'))).toBe(false);
+    await simulator.control('POST', '/_sim/buy-page-settings', {
+      page: '/shop/buy-iphone/iphone-duo',
+      retired: false,
     });
   });
 
-  it('fails loudly and changes nothing when a page yields no products', async () => {
+  it('fails as a whole, changing nothing, when no page can be read', async () => {
     const before = await readCatalogRows(testDb.db);
-    const emptyPages: typeof fetch = async (input) =>
-      (input instanceof Request ? input.url : input.toString()).includes('iphone-duo')
-        ? new Response('<html><title>iPhone Duo</title></html>', { status: 200 })
-        : await fetch(input);
-    const failure = await syncModelsFromBuyPages(testDb.db, {
-      baseUrl: simulator.simulator.url,
-      fetchPage: emptyPages,
-      today: TODAY,
-    }).catch((error: unknown) => error);
+    const busy: typeof fetch = async () => new Response('busy', { status: 503 });
+    const failure = await sync({ fetchPage: busy }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ModelSyncError);
     expect((failure as ModelSyncError).problems).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(
-          /\/shop\/buy-iphone\/iphone-duo: no products \(it carries neither PRODUCT_SELECTION_BOOTSTRAP nor script#metrics\)$/,
-        ),
-      ]),
+      expect.arrayContaining([expect.stringMatching(/\/shop\/buy-mac\/imac: HTTP 503$/)]),
     );
     expect(await readCatalogRows(testDb.db)).toEqual(before);
     const logged = await testDb.db
@@ -144,143 +186,5 @@ describe('catalog sync-models against the simulator’s buy pages', () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(logged).toMatchObject({ is_ok: false });
-  });
-});
-
-describe('shelfwatch catalog sync-models on the command line', () => {
-  let testDb: TestDatabase;
-  let simulator: SimulatorHarness;
-
-  beforeAll(async () => {
-    testDb = await createTestDatabase();
-    await seedCatalog(testDb.db);
-    simulator = await startSimulatorHarness();
-  });
-  afterAll(async () => {
-    await simulator?.close();
-    await testDb?.drop();
-  });
-
-  async function runCli(args: string[]) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
-      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
-      env: {
-        ...process.env,
-        DATABASE_URL: testDb.url,
-        UPSTREAM_BASE_URL: simulator.simulator.url,
-        CATALOG_SYNC_PAGE_INTERVAL_SECONDS: '0',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-    return { code, stdout, stderr };
-  }
-
-  it('adds a model the simulator’s page lists and the catalog lacked, and retires one it no longer lists', async () => {
-    await testDb.db.deleteFrom('product_models').where('part_number', '=', 'MK1F4LL/A').execute();
-    await simulator.control('POST', '/_sim/buy-page', {
-      country: 'CA',
-      part_number: 'MJR54VC/A',
-      listed: false,
-    });
-    const dryRun = await runCli(['catalog', 'sync-models', '--dry-run']);
-    expect(dryRun.code, dryRun.stderr).toBe(0);
-    expect(dryRun.stdout).toContain('Dry run: nothing was changed.');
-
-    const result = await runCli(['catalog', 'sync-models']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^Read \d+ buy pages from http:\/\/localhost:\d+\.$/m);
-    expect(result.stdout).toContain(
-      'Parts added (1):\n  MK1F4LL/A (US, iPhone Duo 256GB Night Sky)\n',
-    );
-    expect(result.stdout).toContain(
-      'Parts retired (1):\n  MJR54VC/A (CA, iPhone 18 Pro 256GB Black)\n',
-    );
-    expect(result.stdout).toContain('Applied.');
-  }, 60_000);
-
-  it('fails loudly, naming the page, when the store answers no products', async () => {
-    const result = await runCli([
-      'catalog',
-      'sync-models',
-      '--base-url',
-      `${simulator.simulator.url}/nowhere`,
-    ]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Model sync failed; nothing was changed:');
-    expect(result.stderr).toMatch(/\/nowhere\/shop\/buy-iphone\/iphone-18-pro: HTTP 404/);
-  }, 60_000);
-});
-
-describe('matchProductType', () => {
-  const type = (product_id: string, product_name: string): CatalogTypeRow => ({
-    product_id,
-    product_name,
-    family: 'phone-modern',
-    sort_order: 1,
-    launched_on: null,
-    retired_on: null,
-    buy_page: '/shop/buy-iphone/iphone-18-pro',
-  });
-  const pro = type('iphone18pro', 'iPhone 18 Pro');
-  const proMax = type('iphone18promax', 'iPhone 18 Pro Max');
-  const product = (name: string | null, familyType: string | null = null) => ({
-    partNumber: 'MJQ34LL/A',
-    name,
-    familyType,
-    capacity: null,
-    color: null,
-  });
-
-  it('takes Apple’s family key, else the longest type name the product’s name starts with', () => {
-    expect(matchProductType(product(null, 'iphone18promax'), [pro, proMax])).toBe(proMax);
-    expect(matchProductType(product('iPhone 18 Pro Max 256GB Black'), [pro, proMax])).toBe(proMax);
-    expect(matchProductType(product('iPhone 18 Pro 256GB Black'), [pro, proMax])).toBe(pro);
-  });
-
-  it('falls back to a page’s only type and leaves a shared page’s unclear product unmatched', () => {
-    expect(matchProductType(product('Something 256GB'), [pro])).toBe(pro);
-    expect(matchProductType(product('Something 256GB'), [pro, proMax])).toBeUndefined();
-  });
-});
-
-describe('planBuyPageVisits over the bundled catalog', () => {
-  const types: CatalogTypeRow[] = PRODUCT_TYPE_SEEDS.map((type) => ({
-    product_id: type.product_id,
-    product_name: type.product_name,
-    family: type.family,
-    sort_order: type.sort_order,
-    launched_on: type.launched_on ?? null,
-    retired_on: type.retired_on ?? null,
-    buy_page: type.buy_page ?? null,
-  }));
-  const models = PRODUCT_MODEL_SEEDS.map((model) => ({
-    ...model,
-    source: model.source ?? '',
-    retired_on: model.retired_on ?? null,
-  }));
-  const visits = planBuyPageVisits('http://127.0.0.1:4010', types, models);
-  const visited = (productId: string) =>
-    visits
-      .filter((visit) => visit.types.some((type) => type.product_id === productId))
-      .map((visit) => visit.countryCode);
-
-  it('leaves AirPods and Watch out: the research records no buy page for them (docs/catalog.md)', () => {
-    const unsynced = types.filter((type) =>
-      ['earbuds', 'headphones', 'watch'].includes(type.family),
-    );
-    expect(unsynced.map((type) => type.buy_page)).toEqual(unsynced.map(() => null));
-    // AirPods Pro 3 is on sale in the US, yet no page is read for it.
-    expect(models.some((m) => m.product_id === 'airpodspro' && m.retired_on === null)).toBe(true);
-    expect(visited('airpodspro')).toEqual([]);
-  });
-
-  it('reads a type’s page only in the countries where it is still sold', () => {
-    expect(visited('iphone17pro')).toContain('AU');
-    expect(visited('iphone17pro')).not.toContain('US');
-    expect(visited('iphone18pro')).toEqual(['CA', 'GB', 'US']);
   });
 });

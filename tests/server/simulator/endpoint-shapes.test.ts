@@ -35,12 +35,7 @@ describe('endpoint shapes', () => {
       `/uk/shop/fulfillment-messages?${buildPickupQuery(listCountryParts('GB', 1), { location: 'W1B 2EL' })}`,
       '/shop/fulfillment-messages',
     ]) {
-      const answer = await harness.getFrom(path, {
-        headers: {
-          'user-agent': 'Mozilla/5.0 (Macintosh)',
-          referer: 'https://www.apple.com/shop/buy-iphone',
-        },
-      });
+      const answer = await harness.getFrom(path);
       expect(answer.status, path).toBe(541);
       expect(answer.contentType).toContain('text/html');
       expect(answer.text).toContain('<title>Page Not Found - Apple</title>');

@@ -55,7 +55,8 @@ describe('upstream simulator pickup answers', () => {
   afterAll(async () => harness.close());
 
   it('answers fulfillment-messages for a US store with it first and its eleven nearest US neighbours', async () => {
-    const parts = listPartNumbers('US', 'iphone16pro');
+    // iPhone 16: sold in the US (a retired part would read ineligible everywhere).
+    const parts = listPartNumbers('US', 'iphone16');
     const answer = expectAnswer(
       await harness.ask({ countryCode: 'US', storeNumber: 'R095', partNumbers: parts }),
     );
@@ -101,7 +102,7 @@ describe('upstream simulator pickup answers', () => {
   });
 
   it('serves China under /cn/ on a non-Apple base, with distances in kilometres', async () => {
-    const parts = listPartNumbers('CN', 'iphone16pro');
+    const parts = listPartNumbers('CN', 'iphone17');
     const answer = expectAnswer(
       await harness.ask({ countryCode: 'CN', storeNumber: 'R320', partNumbers: parts }),
     );
@@ -127,7 +128,7 @@ describe('upstream simulator pickup answers', () => {
       await harness.ask({
         countryCode: 'US',
         storeNumber: 'R095',
-        partNumbers: listPartNumbers('US', 'iphone15'),
+        partNumbers: listPartNumbers('US', 'iphone17'),
         searchNearby: false,
       }),
     );
@@ -135,7 +136,7 @@ describe('upstream simulator pickup answers', () => {
   });
 
   it('answers an unknown store, or a store of another country, with Apple’s error message in both shapes', async () => {
-    const parts = listPartNumbers('US', 'iphone15');
+    const parts = listPartNumbers('US', 'iphone17');
     for (const shape of ['fulfillment-messages', 'pickup-message'] as const) {
       for (const storeNumber of ['R999', 'R092']) {
         const result = await harness.ask(
@@ -152,8 +153,8 @@ describe('upstream simulator pickup answers', () => {
     }
   });
 
-  it('speaks Apple’s wire fields: rank and retailStore only in fulfillment-messages, list numbers in both', async () => {
-    const query = 'pl=true&mts.0=regular&parts.0=MTLV3LL/A&searchNearby=true&store=R095';
+  it('speaks Apple’s wire fields in both shapes: rank, list numbers and retailStore as the AE capture', async () => {
+    const query = 'pl=true&mts.0=regular&parts.0=MJW64LL/A&searchNearby=true&store=R095';
     const full = (await (
       await fetch(`${harness.simulator.url}/shop/fulfillment-messages?${query}`, {
         headers: BROWSER_HEADERS,
@@ -172,48 +173,62 @@ describe('upstream simulator pickup answers', () => {
       storeListNumber: 1,
       storedistance: 0,
       storeDistanceWithUnit: '0.00 mi',
+      storeDistanceVoText: '',
     });
     expect(second).toMatchObject({ rank: 2, storeListNumber: 2, storelistnumber: 2 });
     expect(first?.retailStore).toMatchObject({
       storeNumber: 'R095',
       timezone: 'America/New_York',
       distanceUnit: 'mi',
+      dateStamp: '15-Jan-2026',
     });
-    expect(full.body.content.pickupMessage.storesCount).toMatch(/^12 stores found near /);
+    // The AE capture's storesCount is empty; the count is the length of `stores`.
+    expect(full.body.content.pickupMessage.storesCount).toBe('');
 
-    const legacy = (await (
+    const single = (await (
       await fetch(`${harness.simulator.url}/shop/retail/pickup-message?${query}`, {
         headers: BROWSER_HEADERS,
       })
     ).json()) as {
       body: { stores: Record<string, unknown>[] };
     };
-    expect(legacy.body.stores[0]).toMatchObject({ storeNumber: 'R095', storeListNumber: 1 });
-    expect(legacy.body.stores[0]).not.toHaveProperty('retailStore');
-    expect(legacy.body.stores[0]).not.toHaveProperty('rank');
+    expect(single.body.stores[0]).toMatchObject({
+      storeNumber: 'R095',
+      storeListNumber: 1,
+      rank: 1,
+      retailStore: { storeNumber: 'R095', latitude: expect.any(Number) as number },
+      partsAvailability: {
+        'MJW64LL/A': { messageTypes: { regular: { basePartNumber: 'MJW64' } } },
+      },
+    });
   });
 
-  it('answers 503 to a pickup request without a browser User-Agent and a buy page as Referer', async () => {
-    const url = `${harness.simulator.url}/shop/retail/pickup-message?pl=true&mts.0=regular&parts.0=MTLV3LL/A&store=R095`;
+  it('answers a browser User-Agent without a Referer, as 2026 checkers are answered, and 503 without one', async () => {
+    const url = `${harness.simulator.url}/shop/retail/pickup-message?pl=true&mts.0=regular&parts.0=MJW64LL/A&store=R095`;
     const bare = await fetch(url);
     await bare.arrayBuffer();
     expect(bare.status).toBe(503);
-    const noReferer = await fetch(url, {
-      headers: { 'User-Agent': BROWSER_HEADERS['User-Agent'] },
-    });
-    await noReferer.arrayBuffer();
-    expect(noReferer.status).toBe(503);
-    const script = await fetch(url, { headers: { ...BROWSER_HEADERS, 'User-Agent': 'curl/8.5' } });
+    const script = await fetch(url, { headers: { 'User-Agent': 'curl/8.5' } });
     await script.arrayBuffer();
     expect(script.status).toBe(503);
-    const browser = await fetch(url, { headers: BROWSER_HEADERS });
-    await browser.arrayBuffer();
-    expect(browser.status).toBe(200);
+    const noReferer = await fetch(url, {
+      headers: { 'User-Agent': BROWSER_HEADERS['User-Agent'] ?? '' },
+    });
+    await noReferer.arrayBuffer();
+    expect(noReferer.status).toBe(200);
+    const withReferer = await fetch(url, {
+      headers: {
+        ...BROWSER_HEADERS,
+        Referer: 'https://www.apple.com/shop/buy-iphone/iphone-18-pro',
+      },
+    });
+    await withReferer.arrayBuffer();
+    expect(withReferer.status).toBe(200);
   });
 
   it('answers paths outside the pickup endpoints and unknown country paths with a 404 page', async () => {
     for (const path of [
-      '/xx/shop/fulfillment-messages?store=R095&parts.0=MTLV3LL/A',
+      '/xx/shop/fulfillment-messages?store=R095&parts.0=MJW64LL/A',
       '/shop/buy-iphone',
       '/',
     ]) {

@@ -10,7 +10,8 @@ import {
   BROWSER_HEADERS,
 } from './support.ts';
 
-const US_PARTS = listPartNumbers('US', 'iphone16pro');
+// Sold parts: a retired one reads ineligible whatever the schedule says.
+const US_PARTS = listPartNumbers('US', 'iphone16');
 const US_STORES = STORE_SEEDS.filter((store) => store.country_locale === 'en_US').map(
   (store) => store.store_id,
 );

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_SEEDS } from '#shared/catalog/index.ts';
-import {
-  INVALID_PRODUCT_MESSAGE,
-  NEARBY_STORE_LIMIT,
-  STORE_SEARCH_ERROR_MESSAGE,
-} from '#server/simulator/index.ts';
+import { NEARBY_STORE_LIMIT, STORE_SEARCH_ERROR_MESSAGE } from '#server/simulator/index.ts';
 import {
   buildPickupQuery,
-  findForeignPart,
   listCountryParts,
   startSimulatorHarness,
   type SimulatorHarness,
 } from './support.ts';
 
-// Which stores one pickup-message answer carries, and how a bad query is refused.
+// Which stores one pickup-message answer carries, and how an unknown place is refused. Which
+// parts it reports: answered-parts.test.ts.
 
 type WireStore = {
   storeNumber: string;
@@ -138,27 +134,6 @@ describe('pickup-message store= and location=', () => {
       expect(json.body.errorMessage).toBe(STORE_SEARCH_ERROR_MESSAGE);
     }
   });
-
-  it('refuses the whole answer when one part is not sold in that country', async () => {
-    const parts = listCountryParts('US', 6);
-    const foreign = findForeignPart('GB', 'US');
-    const queries: Record<string, string>[] = [{ location: '10153' }, { store: 'R095' }];
-    for (const fields of queries) {
-      const json = await ask('', [...parts.slice(0, 3), foreign, ...parts.slice(3)], fields);
-      expect(json.head.status).toBe('200');
-      expect(json.body.stores).toBeUndefined();
-      expect(json.body.errorMessage).toBe(INVALID_PRODUCT_MESSAGE);
-    }
-    // The same parts without the foreign one answer normally.
-    const clean = await ask('', parts, { location: '10153' });
-    expect(clean.body.stores).toHaveLength(NEARBY_STORE_LIMIT);
-    expect(clean.body.errorMessage).toBeUndefined();
-  });
-
-  it('checks parts before the location: an invalid part reads as invalid even where no store is found', async () => {
-    const json = await ask('', [findForeignPart('GB', 'US')], { location: 'Atlantis' });
-    expect(json.body.errorMessage).toBe(INVALID_PRODUCT_MESSAGE);
-  });
 });
 
 describe('fulfillment-messages when alive', () => {
@@ -170,19 +145,6 @@ describe('fulfillment-messages when alive', () => {
   });
   afterAll(async () => harness.close());
 
-  it('puts the invalid-product error where that shape carries errors, with no stores', async () => {
-    const query = buildPickupQuery([...listCountryParts('US', 2), findForeignPart('GB', 'US')], {
-      searchNearby: 'true',
-      store: 'R095',
-    });
-    const answer = await harness.getFrom(`/shop/fulfillment-messages?${query}`);
-    expect(answer.status).toBe(200);
-    const json = JSON.parse(answer.text) as Answer;
-    expect(json.head.status).toBe('200');
-    expect(json.body.content?.pickupMessage.stores).toBeUndefined();
-    expect(json.body.content?.pickupMessage.errorMessage).toBe(INVALID_PRODUCT_MESSAGE);
-  });
-
   it('answers location= a city with its nearest stores when searchNearby is on', async () => {
     const query = buildPickupQuery(listCountryParts('FR', 1), {
       searchNearby: 'true',
@@ -192,5 +154,33 @@ describe('fulfillment-messages when alive', () => {
       (await harness.getFrom(`/fr/shop/fulfillment-messages?${query}`)).text,
     ) as Answer;
     expect(json.body.content?.pickupMessage.stores).toHaveLength(listSeeds('fr_FR').length);
+  });
+
+  it('answers without a store or location with each part’s eligibility and delivery per message type, and no stores', async () => {
+    const parts = listCountryParts('US', 2);
+    const query = `${buildPickupQuery(parts, { 'mts.1': 'sticky' })}&fts=true`;
+    const json = JSON.parse(
+      (await harness.getFrom(`/shop/fulfillment-messages?${query}`)).text,
+    ) as {
+      body: {
+        content: {
+          pickupMessage: {
+            stores?: unknown;
+            pickupEligibility: Record<string, { messageTypes: object }>;
+          };
+          deliveryMessage: Record<string, unknown>;
+        };
+      };
+    };
+    const { pickupMessage, deliveryMessage } = json.body.content;
+    expect(pickupMessage.stores).toBeUndefined();
+    expect(Object.keys(pickupMessage.pickupEligibility)).toEqual(parts);
+    for (const part of parts) {
+      expect(Object.keys(pickupMessage.pickupEligibility[part]?.messageTypes ?? {})).toEqual([
+        'regular',
+        'sticky',
+      ]);
+      expect(Object.keys(deliveryMessage[part] as object)).toEqual(['regular', 'sticky']);
+    }
   });
 });

@@ -20,13 +20,12 @@ import { getFreePort } from '#tests/helpers/free-port.ts';
 export const START_MS = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 /**
- * What the product's client sends and a browser would: without a browser User-Agent and a buy
- * page as Referer the simulator answers 503, as Apple does.
+ * A browser's User-Agent: without one the simulator answers 503, as Apple did in 2025. No
+ * Referer: 2026 checkers get answers without one (../shared/reference/apple/README.md).
  */
 export const BROWSER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'User-Agent':
     'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15',
-  Referer: 'https://www.apple.com/shop/buy-iphone/iphone-18-pro',
 });
 
 /** A simulator with a clock the test moves by hand. */

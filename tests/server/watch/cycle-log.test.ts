@@ -26,7 +26,7 @@ function createRecordingLogger(): { logger: Logger; records: LogRecord[] } {
 const polled = (changes: number, restocks: number, alertsEnqueued: number): PollOutcome => ({
   kind: 'polled',
   requests: 1,
-  report: { storesSeen: 12, changes, restocks, alertsEnqueued },
+  report: { storesSeen: 12, changes, restocks, alertsEnqueued, storesLearned: 0 },
 });
 const quiet: PollOutcome = polled(0, 0, 0);
 const skipped: PollOutcome = { kind: 'skipped', reason: 'covered' };

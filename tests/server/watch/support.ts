@@ -24,6 +24,7 @@ import {
 import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import type { SimulatorBehaviour } from '#server/config/simulator-settings.ts';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
+import { DEFAULT_PARTS_PER_REQUEST } from '#shared/watch/engine/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
@@ -88,6 +89,8 @@ export async function startWatchHarness(
     ratePerMinute?: number;
     burst?: number;
     controlParts?: ReadonlyMap<string, string>;
+    /** Most parts in one request (the shipped default unless set). */
+    partsPerRequest?: number;
   } = {},
 ): Promise<WatchHarness> {
   const testDb = options.testDb ?? (await createTestDatabase());
@@ -135,7 +138,7 @@ export async function startWatchHarness(
     shape: 'pickup-message',
     intervalMs: (options.intervalSeconds ?? 60) * 1000,
     quietWindowMs: (options.quietWindowMinutes ?? 30) * 60_000,
-    partsPerRequest: 40,
+    partsPerRequest: options.partsPerRequest ?? DEFAULT_PARTS_PER_REQUEST,
     // A request that cannot be sent now is left to a later cycle: tests move time themselves.
     maxTokenWaitMs: 0,
     controlParts: options.controlParts,

@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_CATALOG, parseCatalogFile, type CatalogFile } from '#shared/catalog/index.ts';
+import {
+  BUNDLED_CATALOG,
+  expandCatalogFile,
+  getActiveBuyPage,
+  parseCatalogFile,
+  type CatalogFile,
+} from '#shared/catalog/index.ts';
 
 const REFERENCE = new URL('../../../../shared/reference/apple/lineup-2026.md', import.meta.url);
 
@@ -56,6 +62,27 @@ describe('catalog file format', () => {
     expect(malformed.ok ? '' : malformed.errors.join('\n')).toContain(
       'part MJQ34 (US) > part_number',
     );
+  });
+
+  it('keeps a retired buy page on record but has the sync read it no more', () => {
+    const file = structuredClone(BUNDLED_CATALOG);
+    const airpods = file.product_types.find((type) => type.product_id === 'airpodspro');
+    if (airpods !== undefined) airpods.buy_page_retired = '2026-09-11';
+    const result = parseCatalogFile(file);
+    expect(result.ok ? [] : result.errors).toEqual([
+      'product type airpodspro: buy_page_retired names no buy_page',
+    ]);
+    const pro = expandCatalogFile(BUNDLED_CATALOG).types.find(
+      (type) => type.product_id === 'iphone17pro',
+    );
+    expect(pro).toMatchObject({
+      buy_page: '/shop/buy-iphone/iphone-17-pro',
+      buy_page_retired_on: '2026-09-11',
+    });
+    expect(pro === undefined ? 'missing' : getActiveBuyPage(pro)).toBeNull();
+    expect(
+      getActiveBuyPage({ buy_page: '/shop/buy-iphone/iphone-17', buy_page_retired_on: null }),
+    ).toBe('/shop/buy-iphone/iphone-17');
   });
 
   it('gives every part of the bundled file at least one described source', () => {

@@ -31,6 +31,11 @@ describe('getProductFamily', () => {
     expect(getProductFamily('homepodmini')).toBe('smart-speaker');
   });
 
+  it('draws Apple Watch codes added later as watches', () => {
+    expect(getProductFamily('applewatchseries12')).toBe('watch');
+    expect(getProductFamily('applewatchultra4')).toBe('watch');
+  });
+
   it('returns undefined for codes it cannot draw, so the picker shows a spinner', () => {
     for (const code of [
       '',

@@ -234,6 +234,62 @@ describe('parsePickupDocument tolerance', () => {
   });
 });
 
+describe('parsePickupDocument, answers by meaning', () => {
+  it('reads empty content as nothing sellable there: no fault, no cool-down', () => {
+    // The 57 bytes pickup-message answers when no part asked is sellable (the HK capture).
+    const result = parsePickupDocument(
+      JSON.parse('{"head":{"status":"200","data":{}},"body":{"content":{}}}') as unknown,
+    );
+    expect(result.ok ? 'stores' : result.failure).toMatchObject({
+      kind: 'nothing_sellable',
+      coolDownSeconds: 0,
+    });
+    expect(result.ok ? '' : result.failure.message).toMatch(/nothing asked is sellable/);
+  });
+
+  it('still calls content without stores malformed when it holds something else', () => {
+    const result = parsePickupDocument({
+      head: { status: '200' },
+      body: { content: { deliveryMessage: {} } },
+    });
+    expect(result.ok ? 'stores' : result.failure.kind).toBe('malformed');
+  });
+
+  it('reads what filing a store needs from retailStore when the store has no address block, and cleans names', () => {
+    const parsed = parseOk({
+      body: {
+        stores: [
+          {
+            storeNumber: 'R733',
+            storeName: 'Central\u00a0World',
+            retailStore: {
+              timezone: 'Asia/Bangkok',
+              phoneNumber: '1800 019 341',
+              address: {
+                street: '999/9 Rama I Rd',
+                street2: null,
+                city: 'Bangkok',
+                postalCode: '10330',
+              },
+            },
+          },
+        ],
+      },
+    });
+    expect(parsed.stores[0]).toMatchObject({
+      name: 'Central World',
+      city: 'Bangkok',
+      facts: {
+        timezone: 'Asia/Bangkok',
+        street: '999/9 Rama I Rd',
+        street2: null,
+        postalCode: '10330',
+        phone: '1800 019 341',
+      },
+    });
+  });
+});
+
 describe('parseDistanceText', () => {
   it('reads decimal points, decimal commas and thousands separators', () => {
     expect(parseDistanceText('3.39 mi')).toBe(3.39);

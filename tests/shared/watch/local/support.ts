@@ -37,6 +37,8 @@ export function createWatcherHarness(
     settings?: Partial<LocalWatchSettings>;
     state?: unknown;
     rateLimiter?: TokenBucketLimiter;
+    /** Most parts in one request (the loop's default unless set). */
+    partsPerRequest?: number;
   },
 ) {
   const alerts: LocalAlert[] = [];
@@ -67,6 +69,7 @@ export function createWatcherHarness(
       }),
     baseUrl: sim.simulator.url,
     shape: 'pickup-message',
+    partsPerRequest: options.partsPerRequest,
     catalog: options.catalog,
     listSearches: () => options.searches,
     getSettings: () => settings,
