@@ -66,7 +66,10 @@ export type AppDependencies = {
   login?: LoginDirectory;
   /** Users' own alert channels: target policy, Telegram's API and Apple's store page base. */
   channels?: { settings: ChannelSettings; storePageBaseUrl: string };
-  /** Prometheus metrics served at /metrics (bearer `token` when set); none without. */
+  /**
+   * Prometheus metrics served at /metrics (bearer `token` when set); none without. The token
+   * also opens the operator view of /v2/status.
+   */
   metrics?: { registry: ShelfwatchMetrics; token: string | undefined };
   /** Stripe billing (server/billing); none: the billing calls answer 503 billing_not_configured. */
   billing?: Billing | null;
@@ -143,7 +146,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await v2.register(async (open) => {
         await open.register(addressRateLimitPlugin, { perMinute: limits.perAddressPerMinute });
         await open.register(catalogRoutes, { db: deps.db });
-        await open.register(watchStatusRoutes, { db: deps.db, ...deps.watchStatus });
+        await open.register(watchStatusRoutes, {
+          db: deps.db,
+          operatorToken: deps.metrics?.token,
+          ...deps.watchStatus,
+        });
         await open.register(notificationsPublicRoutes, { db: deps.db, ...deps.notify });
         await open.register(billingRoutes, {
           checkoutPerMinute: limits.checkoutPerAddressPerMinute,

@@ -6,6 +6,7 @@ export { buildApp } from './app.ts';
 export { readAccountSettings } from './accounts/index.ts';
 export { migrateToLatest } from './db/migrate.ts';
 export { createMetrics } from './ops/metrics.ts';
+export { resolveMetricsToken } from './ops/metrics-token.ts';
 export { createAlertRecorder } from './notify/record-alert.ts';
 export { createTokenVerifier } from './http/auth/token-verifier.ts';
 export { DESKTOP_CLIENT_ID } from './identity/configuration.ts';

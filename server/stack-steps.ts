@@ -5,6 +5,7 @@ import type { AppConfig } from '#server/config/app-config.ts';
 import type { Db } from '#server/db/database.ts';
 import type { Logger } from '#server/logging/logger.ts';
 import type { ShelfwatchMetrics } from '#server/ops/metrics.ts';
+import type { MetricsToken } from '#server/ops/metrics-token.ts';
 import type * as stackModules from './stack-modules.ts';
 
 // The steps of startStack once its database is open. Every import above is a type: what the
@@ -111,9 +112,21 @@ export async function wireDemoAccount(
   return demo;
 }
 
-/** Creates the Prometheus metrics the app serves and the workers record. */
-export function wireMetrics(stack: StackWiring): ShelfwatchMetrics {
-  return stack.modules.createMetrics(stack.db);
+/** The Prometheus metrics the app serves and the workers record, and the token that opens them. */
+export type StackMetrics = { registry: ShelfwatchMetrics; token: MetricsToken };
+
+/**
+ * Creates the Prometheus metrics, and takes METRICS_TOKEN or, without it, the token kept in the
+ * data folder (made on the first start): /metrics is never open by default.
+ */
+export async function wireMetrics(stack: StackWiring): Promise<StackMetrics> {
+  const { config, modules } = stack;
+  const token = await modules.resolveMetricsToken({
+    configured: config.metrics.token,
+    dataDir: config.dataDir,
+  });
+  stack.phases.mark('metrics token');
+  return { registry: modules.createMetrics(stack.db), token };
 }
 
 /** Creates Stripe billing when it is configured; null otherwise. */
@@ -135,7 +148,7 @@ export async function wireBilling(stack: StackWiring): Promise<Billing | null> {
 /** Builds the website and API and listens on the configured port. */
 export async function wireApp(
   stack: StackWiring,
-  parts: { metrics: ShelfwatchMetrics; billing: Billing | null },
+  parts: { metrics: StackMetrics; billing: Billing | null },
 ): Promise<FastifyInstance> {
   const { config, logger, modules } = stack;
   const app = await modules.buildApp({
@@ -171,7 +184,7 @@ export async function wireApp(
       settings: config.notify.channels,
       storePageBaseUrl: config.notify.storePageBaseUrl,
     },
-    metrics: { registry: parts.metrics, token: config.metrics.token },
+    metrics: { registry: parts.metrics.registry, token: parts.metrics.token.token },
     login: modules.readAccountSettings(config).login,
     billing: parts.billing,
   });

@@ -31,6 +31,8 @@ export type RunningStack = {
   issuer: string;
   database: DatabaseSource;
   demo: { email: string; password: string | undefined; isCreated: boolean } | undefined;
+  /** The data folder's file holding the /metrics token; undefined when METRICS_TOKEN set it. */
+  metricsTokenFile: string | undefined;
   stop: () => Promise<void>;
 };
 
@@ -62,14 +64,19 @@ export async function startStack(
     if (config.simulator.isEnabled) await wireSimulator(stack);
     if (config.idp.kind === 'embedded') await wireIdentityProvider(stack, config.idp);
     const demo = await wireDemoAccount(stack);
-    const metrics = wireMetrics(stack);
+    const metrics = await wireMetrics(stack);
     const billing = await wireBilling(stack);
     const app = await wireApp(stack, { metrics, billing });
     // `shelfwatch serve` leaves polling and delivery to `shelfwatch worker` processes.
-    if (options.isWorkerIncluded) await wireWorkers(stack, metrics);
+    if (options.isWorkerIncluded) await wireWorkers(stack, metrics.registry);
     // Where an unchanged start spends its time (issue 30 asks for 3 s to healthy).
     log.debug(`Start phases: ${phases.describe()}`);
-    return describeRunningStack(stack, { app, demo, source: opened.source });
+    return describeRunningStack(stack, {
+      app,
+      demo,
+      source: opened.source,
+      metricsTokenFile: metrics.token.file,
+    });
   } catch (error) {
     await stopStack(stack);
     throw error;
@@ -170,7 +177,12 @@ async function stopStack(stack: StackWiring): Promise<void> {
 /** The running stack as its starter sees it. */
 function describeRunningStack(
   stack: StackWiring,
-  parts: { app: FastifyInstance; demo: RunningStack['demo']; source: DatabaseSource },
+  parts: {
+    app: FastifyInstance;
+    demo: RunningStack['demo'];
+    source: DatabaseSource;
+    metricsTokenFile: string | undefined;
+  },
 ): RunningStack {
   return {
     db: stack.db,
@@ -179,6 +191,7 @@ function describeRunningStack(
     issuer: stack.config.idp.issuer,
     database: parts.source,
     demo: parts.demo,
+    metricsTokenFile: parts.metricsTokenFile,
     stop: async () => stopStack(stack),
   };
 }

@@ -8,19 +8,20 @@ export type StartBannerInput = {
     AppConfig,
     'publicUrl' | 'dataDir' | 'idp' | 'upstream' | 'simulator' | 'watch' | 'notify'
   >;
-  stack: Pick<RunningStack, 'siteUrl' | 'issuer' | 'demo' | 'database'>;
+  stack: Pick<RunningStack, 'siteUrl' | 'issuer' | 'demo' | 'database' | 'metricsTokenFile'>;
   startedInMs: number;
 };
 
 /**
- * The block `npm start` prints once everything is up: where to go, how to sign in, where
- * alerts end up and how to stop. Plain lines, written in one piece, so no log line can
- * land in the middle of it.
+ * The block `npm start` prints once everything is up: where to go, how to sign in, where the
+ * metrics token is, where alerts end up and how to stop. Plain lines, written in one piece, so
+ * no log line can land in the middle of it.
  */
 export function formatStartBanner({ config, stack, startedInMs }: StartBannerInput): string {
   const rows: [string, string][] = [
     ['Website', stack.siteUrl],
     ['Health', `${stack.siteUrl}/healthz`],
+    ['Metrics', describeMetrics(stack)],
     [
       'Sign-in',
       config.idp.kind === 'embedded'
@@ -58,6 +59,13 @@ export function formatStartBanner({ config, stack, startedInMs }: StartBannerInp
     ...rows.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
   ];
   return `\n${lines.join('\n')}\n\n`;
+}
+
+// Where the token is, never the token itself: the banner may end up in a shared log.
+function describeMetrics(stack: StartBannerInput['stack']): string {
+  const token =
+    stack.metricsTokenFile === undefined ? 'METRICS_TOKEN' : `in ${stack.metricsTokenFile}`;
+  return `${stack.siteUrl}/metrics, bearer token ${token}`;
 }
 
 function describeStock(config: StartBannerInput['config']): string {

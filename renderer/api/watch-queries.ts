@@ -34,12 +34,11 @@ export function useWatchStatus() {
         return (await publicApi.get<WatchStatus>('/status')).data;
       }
       const status = await unwrapHostResult(host.desktop.watch.status());
+      // The app's own loop is one Mac: its shapes and freshness are not the server's to report.
       return {
+        view: 'public',
         is_delayed: status.is_failing,
         checked_at: status.last_check_at ?? new Date().toISOString(),
-        hosts: [],
-        // The app's own loop is one Mac: its address and shapes are not the server's to report.
-        addresses: [],
         countries: [],
         invalid_parts: [],
         freshness: null,

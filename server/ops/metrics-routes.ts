@@ -1,18 +1,12 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildErrorBody, ERROR_CODES } from '#shared/api/errors.ts';
 import type { ShelfwatchMetrics } from './metrics.ts';
-
-/** True when the Authorization header carries exactly `Bearer <token>`. */
-function hasMetricsToken(header: string | undefined, token: string): boolean {
-  const expected = Buffer.from(`Bearer ${token}`);
-  const given = Buffer.from(header ?? '');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+import { hasMetricsToken } from './metrics-token.ts';
 
 /**
- * GET /metrics in Prometheus's text format; with a token configured, only for a scraper that
- * sends it. Registered on the API app and on a worker's own small server.
+ * GET /metrics in Prometheus's text format; with a token, only for a scraper that sends it
+ * (the stack always has one: METRICS_TOKEN or the data folder's). Registered on the API app
+ * and on a worker's own small server.
  */
 export async function metricsRoutes(
   app: FastifyInstance,
@@ -28,7 +22,7 @@ export async function metricsRoutes(
         .send(
           buildErrorBody(
             ERROR_CODES.unauthenticated,
-            'This scrape needs METRICS_TOKEN as a bearer token',
+            "This scrape needs METRICS_TOKEN (or the data folder's metrics-token) as a bearer token",
           ),
         );
     }

@@ -1,5 +1,10 @@
 import { chooseControlPart } from '#shared/upstream/answer-checks.ts';
-import type { UpstreamHostStatus, WatchStatus } from '#shared/api/watch.ts';
+import {
+  publicWatchStatusSchema,
+  type OperatorWatchStatus,
+  type PublicWatchStatus,
+  type UpstreamHostStatus,
+} from '#shared/api/watch.ts';
 import type { Executor } from '#server/db/database.ts';
 import { listEgressAddresses } from '#server/db/repositories/egress-repository.ts';
 import {
@@ -8,13 +13,13 @@ import {
   listInvalidParts,
   listRetiredParts,
 } from '#server/db/repositories/upstream-knowledge-repository.ts';
-import { countOverdueTargets } from '#server/db/repositories/watch-repository.ts';
 import {
   countRecentRequests,
   listUpstreamHosts,
 } from '#server/db/repositories/upstream-requests-repository.ts';
 import { findWatchFreshness } from '#server/db/repositories/watch-workers-repository.ts';
 import { describeFreshness } from '#shared/watch/index.ts';
+import { listCountryFreshness, NO_GROUPS } from './country-freshness.ts';
 import { computeStaleAfterMs, isPlannerSilent } from './freshness-status.ts';
 import { CONTROL_WINDOW_MS, INVALID_PART_HOLD_MS } from '#shared/watch/engine/index.ts';
 import { WORKER_LIVENESS_MS } from './plan-cycle.ts';
@@ -27,10 +32,11 @@ const DELAYED_ERROR_RATE = 0.5;
 const DELAYED_CONSECUTIVE_FAILURES = 3;
 
 /**
- * The public status page: per upstream host its health, per egress address its budget and
- * cool-down (labels only: proxy credentials never leave the process), per watched country the
- * endpoint shape in use and why with its control part, the parts Apple refused, and the
- * freshness the live addresses' budget promises.
+ * The status page as the operator sees it: per upstream host its health, per egress address its
+ * budget and cool-down (labels only: proxy credentials never leave the process), per watched
+ * country the endpoint shape in use and why with its control part and how fresh its checks are,
+ * the parts Apple refused, and the freshness the live addresses' budget promises. Anyone else
+ * gets toPublicWatchStatus of it.
  */
 export async function computeWatchStatus(
   db: Executor,
@@ -40,10 +46,10 @@ export async function computeWatchStatus(
     /** UPSTREAM_CONTROL_PARTS: shown in place of the part the planner would pick. */
     controlParts?: ReadonlyMap<string, string>;
   } = {},
-): Promise<WatchStatus> {
+): Promise<OperatorWatchStatus> {
   const now = options.now ?? Date.now();
   const preferred = options.preferredShape ?? 'pickup-message';
-  const [hosts, recent, freshness, addresses, endpoints, invalid, busiest, countries, retired] =
+  const [hosts, recent, freshness, addresses, endpoints, invalid, busiest, retired] =
     await Promise.all([
       listUpstreamHosts(db),
       countRecentRequests(db, new Date(now - ERROR_RATE_WINDOW_MS)),
@@ -52,12 +58,13 @@ export async function computeWatchStatus(
       listCountryEndpoints(db),
       listInvalidParts(db, new Date(now - INVALID_PART_HOLD_MS)),
       findBusiestParts(db, new Date(now - CONTROL_WINDOW_MS)),
-      db.selectFrom('poll_targets').select('country_code').distinct().execute(),
       listRetiredParts(db),
     ]);
   const retiredKeys = new Set(retired.map((row) => `${row.country_code}:${row.part_number}`));
   const staleAfterMs = computeStaleAfterMs(freshness);
-  const overdueGroups = await countOverdueTargets(db, new Date(now - staleAfterMs));
+  const countryFreshness = await listCountryFreshness(db, new Date(now - staleAfterMs));
+  let overdueGroups = 0;
+  for (const country of countryFreshness.values()) overdueGroups += country.overdue_groups;
   const recentByHost = new Map(recent.map((row) => [row.host, row]));
   const statuses: UpstreamHostStatus[] = hosts.map((host) => {
     const counts = recentByHost.get(host.host);
@@ -110,10 +117,11 @@ export async function computeWatchStatus(
   });
   const endpointByCountry = new Map(endpoints.map((row) => [row.country_code, row]));
   const countryCodes = [
-    ...new Set([...countries.map((row) => row.country_code), ...endpointByCountry.keys()]),
+    ...new Set([...countryFreshness.keys(), ...endpointByCountry.keys()]),
   ].sort();
   const isPlannerStalled = isPlannerSilent(freshness, now);
   return {
+    view: 'operator',
     is_delayed: isEveryAddressCooling || isErroringHost || isPlannerStalled || overdueGroups > 0,
     checked_at: new Date(now).toISOString(),
     hosts: statuses,
@@ -130,6 +138,7 @@ export async function computeWatchStatus(
           busiest: busiest.get(countryCode),
           isRetired: (part) => retiredKeys.has(`${countryCode}:${part}`),
         }),
+        freshness: countryFreshness.get(countryCode) ?? NO_GROUPS,
       };
     }),
     invalid_parts: invalid.map((row) => ({
@@ -157,4 +166,13 @@ export async function computeWatchStatus(
             overdue_groups: overdueGroups,
           },
   };
+}
+
+/**
+ * What anyone may read of the status: the public schema keeps whether alerts may be delayed,
+ * the countries, refused parts and freshness promise, and drops every key it does not name
+ * (hosts, addresses, the workers' budget, the catalog sync's origin and errors).
+ */
+export function toPublicWatchStatus(status: OperatorWatchStatus): PublicWatchStatus {
+  return publicWatchStatusSchema.parse({ ...status, view: 'public' });
 }

@@ -62,12 +62,10 @@ export const upstreamHostStatusSchema = z.object({
 /** One host's status. */
 export type UpstreamHostStatus = z.infer<typeof upstreamHostStatusSchema>;
 
-/** What the request budget of all live workers gives, as the last planned cycle saw it. */
-export const watchFreshnessSchema = z.object({
+/** What the request budget of all live workers promises, as the last planned cycle saw it. */
+export const publicWatchFreshnessSchema = z.object({
   /** e.g. "every group fresh within 6 min (alerting groups within 2 min)". */
   promise: z.string(),
-  workers: z.number().int(),
-  budget_per_minute: z.number(),
   alerting_groups: z.number().int(),
   page_only_groups: z.number().int(),
   last_planned_at: z.string(),
@@ -77,7 +75,13 @@ export const watchFreshnessSchema = z.object({
   overdue_groups: z.number().int(),
 });
 
-/** One egress address (the direct route or a proxy, shown by its host only) and its budget at Apple. */
+/** The promise with the budget behind it (operator view): how many workers and requests. */
+export const watchFreshnessSchema = publicWatchFreshnessSchema.extend({
+  workers: z.number().int(),
+  budget_per_minute: z.number(),
+});
+
+/** One egress address (direct by machine name, a proxy by host and port) and its budget. */
 export const egressAddressStatusSchema = z.object({
   label: z.string(),
   kind: z.enum(['direct', 'proxy']),
@@ -97,7 +101,22 @@ export const egressAddressStatusSchema = z.object({
 /** One egress address's status. */
 export type EgressAddressStatus = z.infer<typeof egressAddressStatusSchema>;
 
-/** The endpoint shape a country is asked on, and why. */
+/** How recently a country's store groups were checked. */
+export const countryFreshnessSchema = z.object({
+  /** Store groups watched there (a product at a store and its neighbours). */
+  groups: z.number().int(),
+  /** Groups checked longer ago than the promise allows: alerts there are late. */
+  overdue_groups: z.number().int(),
+  /** Groups not checked yet (new searches wait for their first turn). */
+  unchecked_groups: z.number().int(),
+  /** The least and the most recent check of a group there; null before the first. */
+  oldest_check_at: z.string().nullable(),
+  newest_check_at: z.string().nullable(),
+});
+/** One country's freshness. */
+export type CountryFreshness = z.infer<typeof countryFreshnessSchema>;
+
+/** A watched country: the endpoint shape it is asked on and why, and how fresh its checks are. */
 export const countryEndpointStatusSchema = z.object({
   country_code: z.string(),
   shape: z.enum(['pickup-message', 'fulfillment-messages']),
@@ -105,6 +124,7 @@ export const countryEndpointStatusSchema = z.object({
   since: z.string().nullable(),
   /** Added to each request; an answer where it is unavailable everywhere is not believed. */
   control_part: z.string().nullable(),
+  freshness: countryFreshnessSchema,
 });
 
 /** A part Apple refused, left out of that country's requests for a while. */
@@ -117,18 +137,54 @@ export const invalidPartStatusSchema = z.object({
   retry_after: z.string(),
 });
 
-/** GET /v2/status (public): upstream health and whether alerts may be delayed. */
-export const watchStatusSchema = z.object({
+/**
+ * The catalog sync as anyone sees it: when and whether it worked and what it changed; where it
+ * read from and its error texts (which name the upstream's address) are the operator's.
+ */
+export const publicCatalogSyncStatusSchema = catalogSyncStatusSchema.omit({
+  origin: true,
+  error: true,
+  page_problems: true,
+  pages_retired: true,
+});
+
+/**
+ * GET /v2/status for anyone: whether alerts may be delayed, each country's endpoint shape and
+ * freshness, the parts Apple refused and the freshness promise. No host, address or budget.
+ */
+export const publicWatchStatusSchema = z.object({
+  view: z.literal('public'),
   is_delayed: z.boolean(),
   checked_at: z.string(),
-  hosts: z.array(upstreamHostStatusSchema),
-  addresses: z.array(egressAddressStatusSchema),
   countries: z.array(countryEndpointStatusSchema),
   invalid_parts: z.array(invalidPartStatusSchema),
   /** Null until a worker planned a cycle. */
-  freshness: watchFreshnessSchema.nullable(),
-  /** The last catalog sync from Apple's buy pages and what it changed (server only; null before any). */
-  catalog_sync: catalogSyncStatusSchema.nullable().optional(),
+  freshness: publicWatchFreshnessSchema.nullable(),
+  /** The last catalog sync from Apple's buy pages (server only; null before any). */
+  catalog_sync: publicCatalogSyncStatusSchema.nullable().optional(),
 });
-/** The watch engine's public status. */
+/** The status anyone may read. */
+export type PublicWatchStatus = z.infer<typeof publicWatchStatusSchema>;
+
+/**
+ * GET /v2/status with METRICS_TOKEN as a bearer token: the public view plus each upstream
+ * host's health, each egress address (labelled by host and port) with its budget and
+ * cool-down, the workers' budget and the catalog sync's origin and errors.
+ */
+export const operatorWatchStatusSchema = publicWatchStatusSchema.extend({
+  view: z.literal('operator'),
+  freshness: watchFreshnessSchema.nullable(),
+  catalog_sync: catalogSyncStatusSchema.nullable().optional(),
+  hosts: z.array(upstreamHostStatusSchema),
+  addresses: z.array(egressAddressStatusSchema),
+});
+/** The status an operator reads. */
+export type OperatorWatchStatus = z.infer<typeof operatorWatchStatusSchema>;
+
+/** GET /v2/status: the public view, or the operator view for a request with METRICS_TOKEN. */
+export const watchStatusSchema = z.discriminatedUnion('view', [
+  publicWatchStatusSchema,
+  operatorWatchStatusSchema,
+]);
+/** Either view of the watch engine's status. */
 export type WatchStatus = z.infer<typeof watchStatusSchema>;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,6 +122,7 @@ describe('npm start in a terminal', () => {
       expect.stringMatching(/^Shelfwatch is ready \(started in \d+\.\d s\)$/) as unknown,
       `  Website:    ${siteUrl}`,
       `  Health:     ${siteUrl}/healthz`,
+      `  Metrics:    ${siteUrl}/metrics, bearer token in ${path.join(dataDir, 'metrics-token')}`,
       `  Sign-in:    built-in login provider at http://localhost:${environment.IDP_PORT}/`,
       `  Demo login: demo@shelfwatch.local / ${password} (created now)`,
       '  Stock:      not watched (WATCH_ENABLED=false)',
@@ -131,6 +132,19 @@ describe('npm start in a terminal', () => {
       '  Stop:       Ctrl-C',
     ]);
     expect(output).not.toMatch(/GET \/|request completed|incoming request|"level"/);
+  });
+
+  it('keeps /metrics behind the token it wrote into the data folder (mode 600), never printed', async () => {
+    const siteUrl = `http://localhost:${environment.PORT}`;
+    const tokenFile = path.join(dataDir, 'metrics-token');
+    expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
+    const token = (await readFile(tokenFile, 'utf8')).trim();
+    expect(output).not.toContain(token);
+    expect((await fetch(`${siteUrl}/metrics`)).status).toBe(401);
+    const scraped = await fetch(`${siteUrl}/metrics`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(scraped.status).toBe(200);
   });
 
   it('refuses a second start on the same data folder, saying which cluster holds it', async () => {

@@ -1,26 +1,38 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { watchStatusSchema } from '#shared/api/watch.ts';
+import { operatorWatchStatusSchema, publicWatchStatusSchema } from '#shared/api/watch.ts';
 import { syncModelsFromBuyPages } from '#server/catalog/sync-models.ts';
+import { createMetrics } from '#server/ops/metrics.ts';
 import { startApiHarness, type ApiHarness } from '#tests/helpers/api-harness.ts';
 import { startSimulatorHarness, type SimulatorHarness } from '#tests/server/simulator/support.ts';
 
 describe('GET /v2/status reports the last catalog sync', () => {
   let api: ApiHarness;
   let simulator: SimulatorHarness;
+  /** The API with METRICS_TOKEN: the sync's origin and errors are the operator's to read. */
+  let withToken: FastifyInstance;
 
   beforeAll(async () => {
     api = await startApiHarness();
     simulator = await startSimulatorHarness();
+    withToken = await api.buildVariant({
+      metrics: { registry: createMetrics(api.testDb.db), token: 'operator-token' },
+    });
   }, 60_000);
   afterAll(async () => {
+    await withToken?.close();
     await simulator?.close();
     await api?.close();
   });
 
   async function readStatus() {
-    const response = await api.call({ method: 'GET', url: '/v2/status' });
+    const response = await withToken.inject({
+      method: 'GET',
+      url: '/v2/status',
+      headers: { authorization: 'Bearer operator-token' },
+    });
     expect(response.statusCode).toBe(200);
-    return watchStatusSchema.parse(response.json());
+    return operatorWatchStatusSchema.parse(response.json());
   }
 
   it('says nothing before the first sync', async () => {
@@ -49,6 +61,16 @@ describe('GET /v2/status reports the last catalog sync', () => {
       },
     });
     expect(status?.last_success_at).toBe(status?.synced_at);
+    // Anyone sees when it ran and what it changed, not where it read from.
+    const response = await api.call({ method: 'GET', url: '/v2/status' });
+    const anyone = publicWatchStatusSchema.parse(response.json()).catalog_sync;
+    expect(anyone).toEqual({
+      synced_at: status?.synced_at,
+      is_ok: true,
+      last_success_at: status?.last_success_at,
+      changes: status?.changes,
+    });
+    expect(response.body).not.toContain(simulator.simulator.url);
   });
 
   it('shows a failed sync with its reason while keeping what the last good one changed', async () => {

@@ -1,6 +1,12 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchInventorySchema } from '#shared/api/inventory.ts';
-import { searchHistorySchema, watchStatusSchema } from '#shared/api/watch.ts';
+import {
+  operatorWatchStatusSchema,
+  publicWatchStatusSchema,
+  searchHistorySchema,
+} from '#shared/api/watch.ts';
+import { createMetrics } from '#server/ops/metrics.ts';
 import {
   insertSearch,
   replacePreferredParts,
@@ -10,6 +16,7 @@ import { startApiHarness, type ApiHarness, type TestUser } from '#tests/helpers/
 import { listSeedParts, listSeedStores, startWatchHarness, type WatchHarness } from './support.ts';
 
 const MINUTE = 60_000;
+const METRICS_TOKEN = 'operator-token-of-this-test';
 
 describe('watch routes', () => {
   let api: ApiHarness;
@@ -18,6 +25,18 @@ describe('watch routes', () => {
   let bob: TestUser;
   let search: SearchRow;
   let part: string;
+  /** The API with METRICS_TOKEN set, as every started stack has one. */
+  let withToken: FastifyInstance;
+
+  async function readStatus(authorization?: string): Promise<unknown> {
+    const response = await withToken.inject({
+      method: 'GET',
+      url: '/v2/status',
+      headers: authorization === undefined ? {} : { authorization },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  }
 
   beforeAll(async () => {
     api = await startApiHarness();
@@ -41,8 +60,12 @@ describe('watch routes', () => {
     watch.simulator.setStatus('R032', part, 'available');
     watch.advance(MINUTE);
     await watch.runCycle();
+    withToken = await api.buildVariant({
+      metrics: { registry: createMetrics(api.testDb.db), token: METRICS_TOKEN },
+    });
   });
   afterAll(async () => {
+    await withToken?.close();
     await watch.close();
     await api.close();
   });
@@ -100,36 +123,51 @@ describe('watch routes', () => {
     ).toBe(401);
   });
 
-  it('reports upstream health publicly and flags delays while a host cools down', async () => {
-    const healthy = watchStatusSchema.parse(
-      (await api.call({ method: 'GET', url: '/v2/status' })).json(),
-    );
+  it('shows anyone whether alerts are delayed and each country’s freshness, and the hosts and addresses only with the token', async () => {
+    const healthy = publicWatchStatusSchema.strict().parse(await readStatus());
     expect(healthy.is_delayed).toBe(false);
-    expect(healthy.hosts).toHaveLength(1);
-    expect(healthy.hosts[0]).toMatchObject({
+    expect(healthy.countries).toEqual([
+      expect.objectContaining({
+        country_code: 'US',
+        shape: 'pickup-message',
+        freshness: expect.objectContaining({
+          overdue_groups: 0,
+          unchecked_groups: 0,
+        }) as unknown,
+      }),
+    ]);
+    const usFreshness = healthy.countries[0].freshness;
+    expect(usFreshness.groups).toBeGreaterThan(0);
+    expect(usFreshness.newest_check_at).not.toBeNull();
+    // A signed-in person's own token is not the operator's.
+    expect(await readStatus(`Bearer ${alice.token}`)).toEqual({
+      ...healthy,
+      checked_at: expect.any(String) as unknown,
+    });
+
+    const operator = operatorWatchStatusSchema.parse(await readStatus(`Bearer ${METRICS_TOKEN}`));
+    expect(operator.view).toBe('operator');
+    expect(operator.hosts).toHaveLength(1);
+    expect(operator.hosts[0]).toMatchObject({
       error_rate: 0,
       is_cooling_down: false,
       cool_down_until: null,
     });
-    expect(healthy.hosts[0].last_success_at).not.toBeNull();
-    expect(healthy.addresses).toEqual([
+    expect(operator.hosts[0].last_success_at).not.toBeNull();
+    expect(operator.addresses).toEqual([
       expect.objectContaining({
         label: 'direct test',
         is_cooling_down: false,
         consecutive_blocks: 0,
       }),
     ]);
-    expect(healthy.countries).toEqual([
-      expect.objectContaining({ country_code: 'US', shape: 'pickup-message' }),
-    ]);
 
     watch.simulator.injectFault('541', 300);
     watch.advance(MINUTE);
     const cycle = await watch.runCycle();
     expect(cycle.failed).toBe(1);
-    const blocked = watchStatusSchema.parse(
-      (await api.call({ method: 'GET', url: '/v2/status' })).json(),
-    );
+    expect(publicWatchStatusSchema.strict().parse(await readStatus()).is_delayed).toBe(true);
+    const blocked = operatorWatchStatusSchema.parse(await readStatus(`Bearer ${METRICS_TOKEN}`));
     expect(blocked.is_delayed).toBe(true);
     expect(blocked.hosts[0]).toMatchObject({ is_cooling_down: true, last_failure_kind: 'blocked' });
     expect(blocked.hosts[0].error_rate).toBeGreaterThan(0);
