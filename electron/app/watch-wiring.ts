@@ -1,7 +1,11 @@
+import path from 'node:path';
 import type { DesktopWatchStatus } from '#shared/desktop/local-search.ts';
 import { IPC_EVENT_CHANNELS } from '#shared/desktop/ipc-contract.ts';
-import { createTokenBucketLimiter } from '#shared/upstream/index.ts';
-import { createLocalWatcher, type LocalCheckLog } from '#shared/watch/local/index.ts';
+import {
+  createLocalWatcher,
+  createRequestBudget,
+  type LocalCheckLog,
+} from '#shared/watch/local/index.ts';
 import type { AlertNotifier } from '#electron/notifications/alert-notifier.ts';
 import { createAppNapGuard, type AppNapGuard } from '#electron/power/app-nap-guard.ts';
 import { createWakeGraceFetch } from '#electron/power/wake-grace-fetch.ts';
@@ -9,7 +13,7 @@ import { createWakeGuard, type WakeGuard } from '#electron/power/wake-guard.ts';
 import { selectWatchedSearches } from '#electron/searches/local-search-service.ts';
 import { describeUpdateProblem } from '#electron/updates/update-service.ts';
 import { setTimer, type DesktopContext } from './desktop-context.ts';
-import { createRequestMemory } from './request-memory.ts';
+import { BUDGET_FILE_NAME, openBudgetFile } from './request-budget-file.ts';
 import { sendToWindow } from './window-wiring.ts';
 
 type LocalWatcher = ReturnType<typeof createLocalWatcher>;
@@ -23,7 +27,10 @@ export type DesktopWatch = {
   getStatus: () => DesktopWatchStatus;
   checkNow: LocalWatcher['checkNow'];
   setPaused: (paused: boolean) => Promise<DesktopWatchStatus>;
-  /** Before quitting: the requests of a check in flight go into the saved memory. */
+  /**
+   * Before quitting: what a check in flight learned so far is saved (its answers, so their
+   * alerts are not raised again). Its requests are in the Mac's budget file already.
+   */
   persistBeforeQuit: () => void;
 };
 
@@ -38,16 +45,20 @@ function formatCheckLine(line: LocalCheckLog): string {
 /** Creates the watch loop on the app store, its App Nap and wake guards, and the status report. */
 export function wireWatcher(ctx: DesktopContext, notifier: AlertNotifier): DesktopWatch {
   const { config, store, state } = ctx;
-  const limiter = createTokenBucketLimiter({
-    capacity: config.upstreamBurst,
-    refillPerSecond: config.upstreamRatePerMinute / 60,
+  // The Mac's budget at Apple, shared with `shelfwatch watch` through the file in the app's
+  // folder: each request is written there before it goes, so a quit mid-check still counts it.
+  const budget = createRequestBudget({
+    store: openBudgetFile(
+      config.budgetFilePath ?? path.join(ctx.electron.app.getPath('userData'), BUDGET_FILE_NAME),
+    ),
+    baseUrl: config.upstreamBaseUrl,
+    pacing: {
+      burst: config.upstreamBurst,
+      ratePerMinute: config.upstreamRatePerMinute,
+      minGapMs: config.upstreamMinGapSeconds * 1000,
+    },
     now: Date.now,
     sleep,
-  });
-  const requests = createRequestMemory({
-    now: Date.now,
-    loadState: () => store.get('watch'),
-    saveState: (watchState) => store.set('watch', watchState),
   });
   // Declared before the loop that calls it: the wake guard needs the loop, the fetch the guard.
   let isWithinWakeGrace: () => boolean = () => false;
@@ -58,14 +69,11 @@ export function wireWatcher(ctx: DesktopContext, notifier: AlertNotifier): Deskt
     log: ctx.info,
   });
   const watcher = createLocalWatcher({
-    fetch: (url, init) => {
-      requests.record();
-      return graceFetch(url, init);
-    },
+    fetch: graceFetch,
     now: Date.now,
     random: Math.random,
     setTimer,
-    rateLimiter: limiter,
+    budget,
     baseUrl: config.upstreamBaseUrl,
     shape: config.upstreamShape,
     catalog: ctx.catalog,
@@ -80,10 +88,7 @@ export function wireWatcher(ctx: DesktopContext, notifier: AlertNotifier): Deskt
       };
     },
     loadState: () => store.get('watch'),
-    saveState: (watchState) => {
-      store.set('watch', watchState);
-      requests.markSaved();
-    },
+    saveState: (watchState) => store.set('watch', watchState),
     notify: (alert) => notifier.notifyAlert(alert),
     onStatus: () => ctx.reportStatusChange(),
     onCheck: (line) => ctx.info(formatCheckLine(line)),
@@ -132,8 +137,10 @@ export function wireWatcher(ctx: DesktopContext, notifier: AlertNotifier): Deskt
     checkNow: () => watcher.checkNow(),
     setPaused,
     persistBeforeQuit: () => {
-      const count = requests.persist();
-      if (count > 0) ctx.info(`Quit during a check: ${count} requests kept for the next start`);
+      // Paused by a sleep in the middle of a check, the check is still in flight.
+      const isChecking = watcher.getStatus().state !== 'idle';
+      watcher.saveNow();
+      if (isChecking) ctx.info('Quit during a check: what it had learned is saved');
     },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppConfig } from '#shared/api/app-config.ts';
-import { LOCAL_PACING } from '#shared/watch/local/watcher.ts';
+import { LOCAL_PACING } from '#shared/watch/local/request-budget.ts';
 
 // The app's settings that differ per build or per run, read once from the environment. A
 // signed release runs with none of these set and watches Apple's real stores.
@@ -38,13 +38,22 @@ const environmentSchema = z.object({
     .refine((ports) => ports.every((port) => port >= 1024 && port <= 65535), 'ports 1024 to 65535')
     .optional(),
   SHELFWATCH_UPDATE_URL: urlSchema.optional(),
-  // One Mac is one address at Apple: the server's per-address budget (LOCAL_PACING).
+  // One Mac is one address at Apple, its budget shared with `shelfwatch watch` (LOCAL_PACING).
   SHELFWATCH_UPSTREAM_RATE_PER_MINUTE: z.coerce
     .number()
     .positive()
     .max(600)
     .default(LOCAL_PACING.ratePerMinute),
   SHELFWATCH_UPSTREAM_BURST: z.coerce.number().int().min(1).max(60).default(LOCAL_PACING.burst),
+  SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(60)
+    .default(LOCAL_PACING.minGapSeconds),
+  SHELFWATCH_UPSTREAM_BUDGET_FILE: z
+    .string()
+    .refine((value) => value.startsWith('/'), 'must be an absolute path')
+    .optional(),
   SUPPORT_EMAIL: z.string().email().default('support@shelfwatch.app'),
   SUPPORT_END_DATE: z.string().min(1).default('September 8th, 2025'),
   MAKER_NAME: z.string().min(1).default('Lantern Apps'),
@@ -59,6 +68,10 @@ export type DesktopConfig = {
   siteUrl: string;
   upstreamRatePerMinute: number;
   upstreamBurst: number;
+  /** Least seconds between two requests to Apple, from any local watcher of the Mac. */
+  upstreamMinGapSeconds: number;
+  /** The request budget the Mac's local watchers share; null: the one in the app's folder. */
+  budgetFilePath: string | null;
   /**
    * The login provider: a domain as the website's config gives it ("tenant.auth0.com" or
    * "http://localhost:4000"); null means "ask the website's /app-config.json", so the app
@@ -93,6 +106,8 @@ export function readDesktopConfig(environment: Record<string, string | undefined
     siteUrl: env.SHELFWATCH_SITE_URL,
     upstreamRatePerMinute: env.SHELFWATCH_UPSTREAM_RATE_PER_MINUTE,
     upstreamBurst: env.SHELFWATCH_UPSTREAM_BURST,
+    upstreamMinGapSeconds: env.SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS,
+    budgetFilePath: env.SHELFWATCH_UPSTREAM_BUDGET_FILE ?? null,
     authDomain: env.SHELFWATCH_AUTH_DOMAIN ?? null,
     authAudience: env.SHELFWATCH_AUTH_AUDIENCE ?? null,
     authClientId: env.SHELFWATCH_AUTH_CLIENT_ID,
@@ -117,8 +132,9 @@ export function readDesktopConfig(environment: Record<string, string | undefined
  * The environment a run reads its settings from. A packed (release) app reads none: a
  * SHELFWATCH_UPSTREAM_URL or SHELFWATCH_SITE_URL left in a developer's shell or set with
  * `launchctl setenv` would otherwise point a user's app at a simulator or a test site, and
- * SHELFWATCH_UPSTREAM_BURST could lift the Mac's pacing at Apple. Its update feed is the one
- * electron-builder packed into it (Resources/app-update.yml).
+ * SHELFWATCH_UPSTREAM_BURST or SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS could lift the Mac's
+ * pacing at Apple. Its update feed is the one electron-builder packed into it
+ * (Resources/app-update.yml).
  */
 export function selectConfigEnvironment(
   environment: Record<string, string | undefined>,

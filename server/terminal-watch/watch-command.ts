@@ -2,14 +2,16 @@ import { InvalidArgumentError, type Command } from 'commander';
 import notifier from 'node-notifier';
 import { createDesktopCatalog, type DesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import { clampCheckIntervalMinutes } from '#shared/desktop/local-search.ts';
-import { createTokenBucketLimiter, type EndpointShape } from '#shared/upstream/index.ts';
+import type { EndpointShape, RequestPacing } from '#shared/upstream/index.ts';
 import { createSessionWarmUp } from '#shared/upstream/session-warm-up.ts';
 import {
   DEFAULT_PARTS_PER_REQUEST,
   LOCAL_PACING,
   createLocalWatcher,
+  createRequestBudget,
   type LocalAlert,
 } from '#shared/watch/local/index.ts';
+import { openBudgetFile, resolveBudgetFile } from './request-budget-file.ts';
 import {
   wireAddCommand,
   wireListCommand,
@@ -60,10 +62,12 @@ function resolveUpstream(options: UpstreamOptions): { baseUrl: string; shape: En
 }
 
 /**
- * This machine's pacing at Apple: one address, so the server's per-address defaults
- * (UPSTREAM_RATE_PER_MINUTE, UPSTREAM_BURST) and its UPSTREAM_PARTS_PER_REQUEST.
+ * This machine's pacing at Apple, the macOS app's: SHELFWATCH_UPSTREAM_RATE_PER_MINUTE,
+ * SHELFWATCH_UPSTREAM_BURST and SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS (the server's UPSTREAM_*
+ * pace a server's addresses, not the budget this machine shares with the app), and the
+ * server's UPSTREAM_PARTS_PER_REQUEST.
  */
-function resolvePacing(): { ratePerMinute: number; burst: number; partsPerRequest: number } {
+function resolvePacing(): { pacing: RequestPacing; partsPerRequest: number } {
   const read = (name: string, fallback: number, isValid: (value: number) => boolean) => {
     const text = process.env[name];
     if (text === undefined || text.trim() === '') return fallback;
@@ -73,13 +77,20 @@ function resolvePacing(): { ratePerMinute: number; burst: number; partsPerReques
   };
   const isWhole = (min: number, max: number) => (value: number) =>
     Number.isInteger(value) && value >= min && value <= max;
+  const isWithin = (min: number, max: number) => (value: number) =>
+    Number.isFinite(value) && value >= min && value <= max;
   return {
-    ratePerMinute: read(
-      'UPSTREAM_RATE_PER_MINUTE',
-      LOCAL_PACING.ratePerMinute,
-      (value) => Number.isFinite(value) && value > 0,
-    ),
-    burst: read('UPSTREAM_BURST', LOCAL_PACING.burst, isWhole(1, 1000)),
+    pacing: {
+      ratePerMinute: read(
+        'SHELFWATCH_UPSTREAM_RATE_PER_MINUTE',
+        LOCAL_PACING.ratePerMinute,
+        (value) => isWithin(0, 600)(value) && value !== 0,
+      ),
+      burst: read('SHELFWATCH_UPSTREAM_BURST', LOCAL_PACING.burst, isWhole(1, 60)),
+      minGapMs:
+        read('SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS', LOCAL_PACING.minGapSeconds, isWithin(0, 60)) *
+        1000,
+    },
     partsPerRequest: read('UPSTREAM_PARTS_PER_REQUEST', DEFAULT_PARTS_PER_REQUEST, isWhole(2, 100)),
   };
 }
@@ -126,7 +137,7 @@ async function runWatcher(catalog: DesktopCatalog, options: RunOptions): Promise
   if (searches.length === 0)
     throw new Error('No searches to watch. Add one with `shelfwatch watch add`.');
   const { baseUrl, shape } = resolveUpstream(options);
-  const pacing = resolvePacing();
+  const { pacing, partsPerRequest } = resolvePacing();
   const watcher = createLocalWatcher({
     fetch: createSessionWarmUp({ fetch, now: Date.now }).fetch,
     now: Date.now,
@@ -135,16 +146,17 @@ async function runWatcher(catalog: DesktopCatalog, options: RunOptions): Promise
       const timer = setTimeout(fn, ms);
       return () => clearTimeout(timer);
     },
-    // This machine is one address: the server's per-address budget, Apple blocks faster callers.
-    rateLimiter: createTokenBucketLimiter({
-      capacity: pacing.burst,
-      refillPerSecond: pacing.ratePerMinute / 60,
+    // This machine is one address: one budget with the app and other terminal watchers.
+    budget: createRequestBudget({
+      store: openBudgetFile(resolveBudgetFile(process.env.SHELFWATCH_UPSTREAM_BUDGET_FILE)),
+      baseUrl,
+      pacing,
       now: Date.now,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     }),
     baseUrl,
     shape,
-    partsPerRequest: pacing.partsPerRequest,
+    partsPerRequest,
     catalog,
     listSearches: () => searches,
     getSettings: () => ({

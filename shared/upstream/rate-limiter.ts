@@ -1,75 +1,82 @@
-import type { RateLimiter } from './client.ts';
+// Pacing one address as a token bucket with a least gap between two requests, as plain data:
+// the local watchers of one machine keep the bucket in a file they share (the macOS app and
+// `shelfwatch watch`), so it is a value read, changed and written, never an object in memory.
 
-/** Settings for a per-host token bucket; the clock and sleep are injected to keep it pure. */
-export type TokenBucketOptions = {
-  /** Most requests allowed back to back after a quiet spell. */
-  capacity: number;
-  /** Sustained requests per second per host. */
-  refillPerSecond: number;
-  now: () => number;
-  sleep: (ms: number) => Promise<void>;
+/** How one address paces its requests. */
+export type RequestPacing = {
+  /** Most requests back to back after a quiet spell. */
+  burst: number;
+  /** Sustained requests a minute. */
+  ratePerMinute: number;
+  /** Least time between two requests, whatever the bucket holds. */
+  minGapMs: number;
 };
 
-/** A token bucket per upstream host, with a way to stand down after a block. */
-export type TokenBucketLimiter = RateLimiter & {
-  /** Takes a token only if one is free now; never waits. */
-  tryAcquire(host: string): boolean;
-  /** Holds every later request to this host for `ms`, then restarts with a single token. */
-  pauseHost(host: string, ms: number): void;
-  /** Tokens free for the host right now (negative while callers are queued). */
-  countTokens(host: string): number;
+/** An address's bucket: tokens as of `refilledAt`, and when its latest request goes. */
+export type PacedBucket = {
+  tokens: number;
+  /** May lie in the future: a request reserved for later, or the end of a cool-down. */
+  refilledAt: number;
+  lastRequestAt: number | null;
 };
 
-type Bucket = { tokens: number; refilledAt: number };
+/** Throws a clear RangeError for pacing a bucket cannot follow. */
+export function checkPacing(pacing: RequestPacing): void {
+  const { burst, ratePerMinute, minGapMs } = pacing;
+  if (!(burst >= 1) || !Number.isFinite(burst)) {
+    throw new RangeError(`A request bucket needs a burst of 1 or more (got ${burst})`);
+  }
+  if (!(ratePerMinute > 0) || !Number.isFinite(ratePerMinute)) {
+    throw new RangeError(`A request bucket needs a positive rate (got ${ratePerMinute})`);
+  }
+  if (!(minGapMs >= 0) || !Number.isFinite(minGapMs)) {
+    throw new RangeError(`A request gap cannot be negative (got ${minGapMs} ms)`);
+  }
+}
+
+/** A bucket that has not been drawn from: the whole burst free now. */
+export function createFullBucket(pacing: RequestPacing, now: number): PacedBucket {
+  return { tokens: pacing.burst, refilledAt: now, lastRequestAt: null };
+}
+
+/** The bucket's tokens at `at` (never more than the burst; none accrue before `refilledAt`). */
+export function countTokensAt(bucket: PacedBucket, pacing: RequestPacing, at: number): number {
+  // A bucket written under a larger burst (another watcher's setting) holds no more than ours.
+  const held = Math.min(pacing.burst, bucket.tokens);
+  if (at <= bucket.refilledAt) return held;
+  const earned = ((at - bucket.refilledAt) / 60_000) * pacing.ratePerMinute;
+  return Math.min(pacing.burst, held + earned);
+}
 
 /**
- * Creates a limiter that reserves a token on every `acquire` and sleeps off any debt, so
- * concurrent callers are spaced evenly in arrival order instead of racing on wake-up.
+ * Reserves the next request: at `now`, or once the gap after the latest one has passed. Null
+ * when the bucket holds no token by then; what it cannot pay for waits for a later check
+ * rather than for a token, so a check never stalls for a minute.
  */
-export function createTokenBucketLimiter(options: TokenBucketOptions): TokenBucketLimiter {
-  const { capacity, refillPerSecond, now, sleep } = options;
-  if (!(capacity >= 1) || !(refillPerSecond > 0) || !Number.isFinite(refillPerSecond)) {
-    throw new RangeError('A token bucket needs capacity >= 1 and a positive refill rate');
-  }
-  const buckets = new Map<string, Bucket>();
+export function reserveRequest(
+  bucket: PacedBucket,
+  pacing: RequestPacing,
+  now: number,
+): { bucket: PacedBucket; at: number } | null {
+  const afterGap = bucket.lastRequestAt === null ? now : bucket.lastRequestAt + pacing.minGapMs;
+  const at = Math.max(now, afterGap, bucket.refilledAt);
+  const tokens = countTokensAt(bucket, pacing, at);
+  if (tokens < 1) return null;
+  return { bucket: { tokens: tokens - 1, refilledAt: at, lastRequestAt: at }, at };
+}
 
-  // `refilledAt` may lie in the future during a pause: no tokens accrue until then.
-  const refill = (host: string, at: number): Bucket => {
-    const bucket = buckets.get(host) ?? { tokens: capacity, refilledAt: at };
-    if (at > bucket.refilledAt) {
-      const earned = ((at - bucket.refilledAt) / 1000) * refillPerSecond;
-      bucket.tokens = Math.min(capacity, bucket.tokens + earned);
-      bucket.refilledAt = at;
-    }
-    buckets.set(host, bucket);
-    return bucket;
-  };
-
+/** Holds every request until `until`, then resumes gently: one request, then the sustained rate. */
+export function holdBucket(bucket: PacedBucket, pacing: RequestPacing, until: number): PacedBucket {
+  if (until <= bucket.refilledAt) return bucket;
   return {
-    async acquire(host) {
-      const at = now();
-      const bucket = refill(host, at);
-      bucket.tokens -= 1;
-      const debtMs = bucket.tokens < 0 ? (-bucket.tokens / refillPerSecond) * 1000 : 0;
-      const waitMs = Math.max(0, bucket.refilledAt - at) + debtMs;
-      if (waitMs > 0) await sleep(Math.ceil(waitMs));
-    },
-    tryAcquire(host) {
-      const at = now();
-      const bucket = refill(host, at);
-      if (bucket.refilledAt > at || bucket.tokens < 1) return false;
-      bucket.tokens -= 1;
-      return true;
-    },
-    pauseHost(host, ms) {
-      const at = now();
-      const bucket = refill(host, at);
-      bucket.refilledAt = Math.max(bucket.refilledAt, at + Math.max(0, ms));
-      // Resume gently: one request when the pause ends, then the sustained rate.
-      bucket.tokens = Math.min(bucket.tokens, 1);
-    },
-    countTokens(host) {
-      return refill(host, now()).tokens;
-    },
+    tokens: Math.min(1, countTokensAt(bucket, pacing, until)),
+    refilledAt: until,
+    lastRequestAt: bucket.lastRequestAt,
   };
+}
+
+/** True when the bucket is full again by `at`: it no longer remembers anything worth keeping. */
+export function isBucketAtRest(bucket: PacedBucket, pacing: RequestPacing, at: number): boolean {
+  const isPastGap = bucket.lastRequestAt === null || bucket.lastRequestAt + pacing.minGapMs <= at;
+  return isPastGap && countTokensAt(bucket, pacing, at) >= pacing.burst;
 }

@@ -1,12 +1,8 @@
 import type { PlannedRequest } from '#shared/watch/request-planner.ts';
-import type {
-  EndpointShape,
-  FetchLike,
-  TokenBucketLimiter,
-  UpstreamFailure,
-} from '#shared/upstream/index.ts';
+import type { EndpointShape, FetchLike, UpstreamFailure } from '#shared/upstream/index.ts';
 import type { LocalWatchCatalog } from './local-catalog.ts';
 import type { LocalAlert } from './observe.ts';
+import type { RequestBudget } from './request-budget.ts';
 
 // What one check of the local loop needs from its host, what it reports back, and the one
 // function that writes its log lines.
@@ -44,7 +40,7 @@ export type CheckDeps = {
   fetch: FetchLike;
   now: () => number;
   random: () => number;
-  rateLimiter: TokenBucketLimiter;
+  budget: RequestBudget;
   baseUrl: string;
   shape: EndpointShape;
   partsPerRequest: number;

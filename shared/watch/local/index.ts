@@ -9,6 +9,7 @@ export * from './local-plan.ts';
 export * from './local-port.ts';
 export * from './local-retirement.ts';
 export * from './observe.ts';
+export * from './request-budget.ts';
 export * from './run-request.ts';
 export * from './state.ts';
 export * from './views.ts';

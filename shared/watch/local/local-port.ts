@@ -8,33 +8,29 @@ import {
   type EndpointShape,
   type FetchLike,
   type PickupAnswer,
-  type TokenBucketLimiter,
   type UpstreamFailure,
   type UpstreamResult,
 } from '#shared/upstream/index.ts';
 import type { SkipReason, WatchPort } from '#shared/watch/engine/index.ts';
 import { recordLocalRetirementEvidence, type RetiredModel } from './local-retirement.ts';
+import type { RequestBudget } from './request-budget.ts';
 import { invalidPartKey, type LocalEndpoint, type LocalWatchState } from './state.ts';
 
 // The local loop's side of the watch engine's port (shared/watch/engine): the Mac (or the
-// terminal watcher) is one egress address with one token bucket and one cool-down, and each
-// country remembers which endpoint shape answers, all in the loop's own memory.
+// terminal watcher) is one egress address with one budget, shared with the machine's other
+// local watchers (request-budget.ts), and one cool-down; each country remembers which endpoint
+// shape answers, in the loop's own memory.
 
-/** The bucket key of this Mac: one address, whichever Apple host a country's requests go to. */
-export const LOCAL_ADDRESS = 'this-mac';
 /** First cool-down after a block (public reports: 5 minutes after a 541). */
 export const BASE_COOL_DOWN_MS = 5 * 60_000;
 /** Longest cool-down: repeated blocks double it up to an hour. */
 export const MAX_COOL_DOWN_MS = 60 * 60_000;
-/** Apple counts an address's requests over about 10 minutes (public reports). */
-export const REQUEST_WINDOW_MS = 10 * 60_000;
-/** Most request times kept: more than the 30 a window allows. */
-const MAX_RECENT_REQUESTS = 60;
 /** What asking needs from the host. */
 export type AskDeps = {
   fetch: FetchLike;
   now: () => number;
-  rateLimiter: TokenBucketLimiter;
+  /** The machine's budget at Apple, shared by its local watchers. */
+  budget: RequestBudget;
   baseUrl: string;
   /** The shape asked first (pickup-message unless set). */
   preferredShape: EndpointShape;
@@ -54,7 +50,7 @@ export type LocalAsk = {
 export type OnAnswer = (answer: PickupAnswer, askedParts: readonly string[]) => void;
 
 /**
- * The engine's port on this machine: one address with one token bucket and one cool-down,
+ * The engine's port on this machine: one address with one budget and one cool-down,
  * each country's endpoint shape remembered, refused parts held in the loop's memory, and each
  * believable answer handed to the caller to file.
  */
@@ -85,7 +81,10 @@ export function createLocalPort(
   };
 }
 
-/** One HTTP request from this Mac: budget and cool-down first, shape memory kept up to date. */
+/**
+ * One HTTP request from this Mac: cool-down and budget first (a cool-down another watcher of
+ * the machine met is this loop's too), shape memory kept up to date.
+ */
 async function askOnce(
   deps: AskDeps,
   state: LocalWatchState,
@@ -93,13 +92,14 @@ async function askOnce(
   where: LocalAsk['where'],
   partNumbers: readonly string[],
 ): Promise<UpstreamResult<PickupAnswer> | { skipped: SkipReason }> {
+  if ((state.address.cool_down_until ?? 0) > deps.now()) return { skipped: 'cooling_down' };
+  const taken = await deps.budget.take();
+  if (taken.kind === 'cooling_down') {
+    state.address.cool_down_until = Math.max(state.address.cool_down_until ?? 0, taken.until);
+    return { skipped: 'cooling_down' };
+  }
+  if (taken.kind === 'no_budget') return { skipped: 'no_budget' };
   const now = deps.now();
-  if ((state.address.cool_down_until ?? 0) > now) return { skipped: 'cooling_down' };
-  if (!deps.rateLimiter.tryAcquire(LOCAL_ADDRESS)) return { skipped: 'no_budget' };
-  state.recent_requests = [
-    ...state.recent_requests.filter((at) => now - at < REQUEST_WINDOW_MS),
-    now,
-  ].slice(-MAX_RECENT_REQUESTS);
   const memory = loadEndpoint(state, countryCode, deps.preferredShape, now);
   const { shape, isProbe } = chooseEndpointShape(memory, deps.preferredShape, now);
   const result = await fetchPickupAvailability(
@@ -119,19 +119,22 @@ async function askOnce(
     state.address.consecutive_blocks = 0;
   } else if (result.failure.kind === 'blocked' || result.failure.kind === 'html') {
     saveEndpoint(state, countryCode, rememberBlock(memory, shape, result.failure.httpStatus, at));
-    coolDown(deps, state, result.failure, isProbe, at);
+    await coolDown(deps, state, result.failure, isProbe, at);
   }
   return result;
 }
 
-/** Doubles the cool-down per block in a row up to an hour; a probe of the other shape does not escalate. */
-function coolDown(
+/**
+ * Doubles the cool-down per block in a row up to an hour (a probe of the other shape does not
+ * escalate), and holds the machine's other watchers back as long.
+ */
+async function coolDown(
   deps: AskDeps,
   state: LocalWatchState,
   failure: UpstreamFailure,
   isProbe: boolean,
   at: number,
-): void {
+): Promise<void> {
   const { address } = state;
   if (!isProbe) address.consecutive_blocks += 1;
   const doublings = Math.min(20, Math.max(0, address.consecutive_blocks - 1));
@@ -142,7 +145,7 @@ function coolDown(
   );
   address.cool_down_until = until;
   address.last_block_at = at;
-  deps.rateLimiter.pauseHost(LOCAL_ADDRESS, until - at);
+  await deps.budget.coolDown(until);
 }
 
 function loadEndpoint(

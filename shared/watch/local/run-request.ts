@@ -103,7 +103,7 @@ export async function runRequest(
     {
       fetch: deps.fetch,
       now: deps.now,
-      rateLimiter: deps.rateLimiter,
+      budget: deps.budget,
       baseUrl: deps.baseUrl,
       preferredShape: deps.shape,
     },

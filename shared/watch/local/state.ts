@@ -116,8 +116,8 @@ export const localWatchStateSchema = z.object({
   /** Parts on their way to retirement or retired, per `country|part` (none in older states). */
   retired_parts: z.record(z.string(), retiredPartSchema).default({}),
   /**
-   * When this machine's latest requests were sent, within Apple's 10-minute counting window:
-   * a new run (the terminal's `--once`, an app restart) takes them from its bucket.
+   * Request times a state saved before the machine's shared budget (request-budget.ts) kept:
+   * the first check hands them to the budget, and they stay empty after.
    */
   recent_requests: z.array(z.number()).default([]),
   /** This Mac's standing at Apple: one address, one budget, one cool-down. */

@@ -1,17 +1,12 @@
 import type { DesktopWatchStatus, LocalSearch } from '#shared/desktop/local-search.ts';
 import { clampCheckIntervalMinutes } from '#shared/desktop/local-search.ts';
-import type {
-  EndpointShape,
-  FetchLike,
-  TokenBucketLimiter,
-  UpstreamFailure,
-} from '#shared/upstream/index.ts';
+import type { EndpointShape, FetchLike, UpstreamFailure } from '#shared/upstream/index.ts';
 import { DEFAULT_PARTS_PER_REQUEST } from '#shared/watch/engine/engine-limits.ts';
 import { runCheckCycle } from './check-cycle.ts';
 import type { LocalCheckLog, LocalCycleReport } from './check-deps.ts';
 import type { LocalWatchCatalog } from './local-catalog.ts';
-import { LOCAL_ADDRESS, REQUEST_WINDOW_MS } from './local-port.ts';
 import type { LocalAlert } from './observe.ts';
+import type { RequestBudget } from './request-budget.ts';
 import { parseWatchState, type LocalWatchState } from './state.ts';
 import {
   buildHistory,
@@ -35,8 +30,11 @@ export type LocalWatchDeps = {
   random: () => number;
   /** Schedules fn after ms; answers a cancel function. */
   setTimer: (fn: () => void, ms: number) => () => void;
-  /** This Mac's budget at Apple: one token bucket, one address (LOCAL_PACING by default). */
-  rateLimiter: TokenBucketLimiter;
+  /**
+   * This machine's budget at Apple, shared with its other local watchers: createRequestBudget
+   * over the host's file, LOCAL_PACING unless set.
+   */
+  budget: RequestBudget;
   baseUrl: string;
   /** The endpoint shape asked first; each country then remembers which shape answers. */
   shape: EndpointShape;
@@ -62,6 +60,8 @@ export type LocalWatcher = {
   reschedule: () => void;
   runOnce: () => Promise<LocalCycleReport>;
   getStatus: () => DesktopWatchStatus;
+  /** Saves what the loop knows now, a check in flight included (before a quit ends it). */
+  saveNow: () => void;
   buildInventory: (search: LocalSearch) => ReturnType<typeof buildInventory>;
   buildHistory: (search: LocalSearch, days: number) => ReturnType<typeof buildHistory>;
   countStoresWithInventory: (search: LocalSearch) => number;
@@ -70,11 +70,6 @@ export type LocalWatcher = {
 const DEFAULT_QUIET_WINDOW_MINUTES = 30;
 /** Parts in one request unless set: the server's UPSTREAM_PARTS_PER_REQUEST default (20). */
 export { DEFAULT_PARTS_PER_REQUEST };
-/**
- * One Mac is one address at Apple: the server's per-address defaults (about 30 quick requests
- * trip a block of 10 minutes or more, so one request a minute sustained, a burst of 20).
- */
-export const LOCAL_PACING = { ratePerMinute: 1, burst: 20 } as const;
 const EMPTY_REPORT: LocalCycleReport = {
   requests: 0,
   alerts: [],
@@ -120,14 +115,6 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
     const until = state.address.cool_down_until;
     return until !== null && until > now ? until : null;
   };
-  // What an earlier run spent still counts: its cool-down holds this run's requests back, and
-  // its requests within Apple's counting window come out of this run's bucket.
-  const startedAt = deps.now();
-  for (const at of state.recent_requests) {
-    if (startedAt - at < REQUEST_WINDOW_MS) deps.rateLimiter.tryAcquire(LOCAL_ADDRESS);
-  }
-  const savedCoolDown = coolingDownUntil(startedAt);
-  if (savedCoolDown !== null) deps.rateLimiter.pauseHost(LOCAL_ADDRESS, savedCoolDown - startedAt);
 
   const getStatus = (): DesktopWatchStatus => {
     const now = deps.now();
@@ -153,12 +140,17 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
 
   const runCycle = async (): Promise<LocalCycleReport> => {
     const settings = deps.getSettings();
+    // A state saved before the budget was shared carries its last requests: they count once.
+    if (state.recent_requests.length > 0) {
+      await deps.budget.recordSent(state.recent_requests);
+      state.recent_requests = [];
+    }
     const report = await runCheckCycle(
       {
         fetch: deps.fetch,
         now: deps.now,
         random: deps.random,
-        rateLimiter: deps.rateLimiter,
+        budget: deps.budget,
         baseUrl: deps.baseUrl,
         shape: deps.shape,
         partsPerRequest: deps.partsPerRequest ?? DEFAULT_PARTS_PER_REQUEST,
@@ -276,6 +268,7 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
     },
     runOnce: () => runGuarded(),
     getStatus,
+    saveNow: () => deps.saveState(state),
     buildInventory: (search) => buildInventory(search, viewContext()),
     buildHistory: (search, days) => buildHistory(search, days, viewContext()),
     countStoresWithInventory: (search) => countStoresWithInventory(search, viewContext()),

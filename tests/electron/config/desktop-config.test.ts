@@ -24,11 +24,35 @@ describe('the app configuration', () => {
     }
   });
 
+  it('paces the Mac as one address among others unless a developer sets otherwise', () => {
+    expect(readDesktopConfig({})).toMatchObject({
+      upstreamBurst: 8,
+      upstreamRatePerMinute: 1,
+      upstreamMinGapSeconds: 3,
+      budgetFilePath: null,
+    });
+    const set = readDesktopConfig({
+      SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS: '0.5',
+      SHELFWATCH_UPSTREAM_BUDGET_FILE: '/tmp/shelfwatch-budget.json',
+    });
+    expect(set).toMatchObject({
+      upstreamMinGapSeconds: 0.5,
+      budgetFilePath: '/tmp/shelfwatch-budget.json',
+    });
+    expect(() => readDesktopConfig({ SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS: '-1' })).toThrow(
+      /SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS/,
+    );
+    expect(() => readDesktopConfig({ SHELFWATCH_UPSTREAM_BUDGET_FILE: 'budget.json' })).toThrow(
+      /SHELFWATCH_UPSTREAM_BUDGET_FILE: must be an absolute path/,
+    );
+  });
+
   it('a release ignores developer variables left in the environment', () => {
     const environment = {
       SHELFWATCH_UPSTREAM_URL: 'http://127.0.0.1:4010',
       SHELFWATCH_SITE_URL: 'http://localhost:3000',
       SHELFWATCH_UPSTREAM_BURST: '60',
+      SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS: '0',
       SHELFWATCH_UPDATE_URL: 'http://127.0.0.1:8765/',
     };
     const release = readDesktopConfig(selectConfigEnvironment(environment, true));

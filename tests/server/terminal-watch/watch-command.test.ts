@@ -4,22 +4,68 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
 import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
+import type { LocalSearch } from '#shared/desktop/local-search.ts';
+import { listNearestStoreIds } from '#shared/watch/local/index.ts';
 import { startUpstreamSimulator, type RunningUpstreamSimulator } from '#server/simulator/index.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
 
 const run = promisify(execFile);
 const CLI = path.resolve(import.meta.dirname, '..', '..', '..', 'bin', 'shelfwatch.js');
-const [MODEL] = createDesktopCatalog().listModels('iphone16pro', 'US');
+const catalog = createDesktopCatalog();
+const [MODEL] = catalog.listModels('iphone16pro', 'US');
+
+/** Pacing no test but the pacing tests meets: the machine's budget is theirs to prove. */
+const ROOMY_PACING = {
+  SHELFWATCH_UPSTREAM_BURST: '60',
+  SHELFWATCH_UPSTREAM_RATE_PER_MINUTE: '600',
+  SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS: '0',
+};
+
+/** Searches at stores none of whose location answers lists another: a request each. */
+function makeDistantSearches(count: number): LocalSearch[] {
+  const picked: string[] = [];
+  const isListedNear = (storeId: string, other: string) =>
+    listNearestStoreIds(catalog, storeId, 12).includes(other);
+  for (const { store_id: storeId } of catalog.listStores()) {
+    const country = catalog.findStore(storeId)!.country_code;
+    const isApart = picked.every(
+      (other) => !isListedNear(storeId, other) && !isListedNear(other, storeId),
+    );
+    if (isApart && catalog.isSoldIn('iphone16', country)) picked.push(storeId);
+    if (picked.length === count) break;
+  }
+  return picked.map((storeId) => ({
+    id: randomUUID(),
+    product_type: 'iphone16',
+    store_id: storeId,
+    include_nearby_store_results: false,
+    show_results_only_for_preferred_models: false,
+    max_distance_miles: null,
+    preferred_parts: [
+      catalog.listModels('iphone16', catalog.findStore(storeId)!.country_code)[0].part_number,
+    ],
+    created_at: '2026-01-15T12:00:00.000Z',
+  }));
+}
 
 describe('shelfwatch watch (terminal watcher)', () => {
   let simulator: RunningUpstreamSimulator;
   let folder: string;
+  const environment = (watchDir: string, budgetFile: string) => ({
+    ...process.env,
+    SHELFWATCH_WATCH_DIR: watchDir,
+    SHELFWATCH_UPSTREAM_BUDGET_FILE: budgetFile,
+    UPSTREAM_BASE_URL: simulator.url,
+  });
   const shelfwatch = (...args: string[]) =>
     run(process.execPath, [CLI, 'watch', ...args], {
-      env: { ...process.env, SHELFWATCH_WATCH_DIR: folder, UPSTREAM_BASE_URL: simulator.url },
+      env: { ...environment(folder, path.join(folder, 'budget.json')), ...ROOMY_PACING },
     });
+  const countRequests = async () =>
+    ((await (await fetch(`${simulator.url}/_sim/requests`)).json()) as { count: number }).count;
 
   beforeAll(async () => {
     simulator = await startUpstreamSimulator({
@@ -113,18 +159,49 @@ describe('shelfwatch watch (terminal watcher)', () => {
   });
 
   it('refuses a pacing variable that is not a number, naming it', async () => {
-    const refused = await run(process.execPath, [CLI, 'watch', 'run', '--once', '--no-notify'], {
-      env: {
-        ...process.env,
-        SHELFWATCH_WATCH_DIR: folder,
-        UPSTREAM_BASE_URL: simulator.url,
-        UPSTREAM_BURST: 'lots',
-      },
-    }).then(
-      () => null,
-      (error: { stderr: string }) => error,
+    for (const [name, value] of [
+      ['SHELFWATCH_UPSTREAM_BURST', 'lots'],
+      ['SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS', '-1'],
+    ]) {
+      const refused = await run(process.execPath, [CLI, 'watch', 'run', '--once', '--no-notify'], {
+        env: { ...environment(folder, path.join(folder, 'budget.json')), [name]: value },
+      }).then(
+        () => null,
+        (error: { stderr: string }) => error,
+      );
+      expect(refused?.stderr).toContain(`${name} is not valid: ${value}`);
+    }
+  });
+
+  it('two terminal watchers sharing the budget file send one burst of 8 together, and a rerun none', async () => {
+    const budgetFile = path.join(folder, 'shared-budget.json');
+    const searches = makeDistantSearches(10);
+    const watchDirs = await Promise.all(
+      [searches.slice(0, 5), searches.slice(5)].map(async (own) => {
+        const dir = await mkdtemp(path.join(folder, 'watcher-'));
+        await writeFile(
+          path.join(dir, 'terminal-watch.json'),
+          JSON.stringify({ searches: own, state: null }),
+        );
+        return dir;
+      }),
     );
-    expect(refused?.stderr).toContain('UPSTREAM_BURST is not valid: lots');
+    // The default burst and rate; a short gap keeps the test quick.
+    const runIn = (dir: string) =>
+      run(process.execPath, [CLI, 'watch', 'run', '--once', '--no-notify'], {
+        env: { ...environment(dir, budgetFile), SHELFWATCH_UPSTREAM_MIN_GAP_SECONDS: '0.2' },
+      });
+    const before = await countRequests();
+    const outputs = await Promise.all(watchDirs.map(runIn));
+    expect((await countRequests()) - before).toBe(8);
+    const skipped = outputs.flatMap(({ stdout }) =>
+      stdout.split('\n').filter((line) => line.includes('request budget is spent')),
+    );
+    expect(skipped.length).toBeGreaterThan(0);
+    // A run started again at once finds the budget spent: it asks nothing.
+    const again = await runIn(watchDirs[0]);
+    expect(await countRequests()).toBe(before + 8);
+    expect(again.stdout).toContain('request budget is spent');
   });
 
   it('prints JSON lines for piping', async () => {
@@ -141,7 +218,7 @@ describe('shelfwatch watch (terminal watcher)', () => {
     const blocked = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-watch-blocked-'));
     const inBlocked = (...args: string[]) =>
       run(process.execPath, [CLI, 'watch', ...args], {
-        env: { ...process.env, SHELFWATCH_WATCH_DIR: blocked, UPSTREAM_BASE_URL: simulator.url },
+        env: { ...environment(blocked, path.join(blocked, 'budget.json')), ...ROOMY_PACING },
       });
     const control = (method: string, route: string, body?: unknown) =>
       fetch(`${simulator.url}${route}`, {

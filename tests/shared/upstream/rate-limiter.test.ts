@@ -1,88 +1,76 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenBucketLimiter } from '#shared/upstream/rate-limiter.ts';
+import {
+  checkPacing,
+  countTokensAt,
+  createFullBucket,
+  holdBucket,
+  isBucketAtRest,
+  reserveRequest,
+  type PacedBucket,
+  type RequestPacing,
+} from '#shared/upstream/rate-limiter.ts';
 
-// A fake clock whose sleep advances time, as if the caller really waited.
-function createFakeClock() {
-  const clock = {
-    time: 0,
-    sleeps: [] as number[],
-    now: () => clock.time,
-    sleep: (ms: number) => {
-      clock.sleeps.push(ms);
-      clock.time += ms;
-      return Promise.resolve();
-    },
-  };
-  return clock;
+const PACING: RequestPacing = { burst: 3, ratePerMinute: 1, minGapMs: 3000 };
+
+/** Reserves requests asked for at `askedAt` each, answering when each may go (null: refused). */
+function reserveAll(bucket: PacedBucket, askedAt: readonly number[], pacing = PACING) {
+  let current = bucket;
+  const slots: (number | null)[] = [];
+  for (const now of askedAt) {
+    const reserved = reserveRequest(current, pacing, now);
+    slots.push(reserved?.at ?? null);
+    if (reserved !== null) current = reserved.bucket;
+  }
+  return { slots, bucket: current };
 }
 
-describe('createTokenBucketLimiter', () => {
-  it('lets a burst of `capacity` requests through, then spaces the rest at the refill rate', async () => {
-    const clock = createFakeClock();
-    const limiter = createTokenBucketLimiter({ capacity: 2, refillPerSecond: 0.5, ...clock });
-    for (let i = 0; i < 4; i += 1) await limiter.acquire('www.apple.com');
-    expect(clock.sleeps).toEqual([2000, 2000]);
-    expect(clock.time).toBe(4000);
+describe('pacing an address from its stored bucket', () => {
+  it('lets the burst through a gap apart, then refuses until the rate brings a token', () => {
+    const { slots, bucket } = reserveAll(createFullBucket(PACING, 0), [0, 0, 0, 0]);
+    // Asked together, they go 3 s apart; the fourth finds no token by then.
+    expect(slots).toEqual([0, 3000, 6000, null]);
+    // The 6 s of the burst earned a tenth of a token back.
+    expect(countTokensAt(bucket, PACING, 6000)).toBeCloseTo(0.1);
+    // About a minute after the last one, one token is back.
+    expect(reserveRequest(bucket, PACING, 50_000)).toBeNull();
+    expect(reserveRequest(bucket, PACING, 61_000)?.at).toBe(61_000);
   });
 
-  it('keeps a separate bucket per host', async () => {
-    const clock = createFakeClock();
-    const limiter = createTokenBucketLimiter({ capacity: 1, refillPerSecond: 1, ...clock });
-    await limiter.acquire('www.apple.com');
-    await limiter.acquire('www.apple.com.cn');
-    expect(clock.sleeps).toEqual([]);
-    await limiter.acquire('www.apple.com');
-    expect(clock.sleeps).toEqual([1000]);
+  it('waits out the gap after a request another watcher reserved for later', () => {
+    const first = reserveRequest(createFullBucket(PACING, 0), PACING, 0)!;
+    const second = reserveRequest(first.bucket, PACING, 1000)!;
+    expect(second.at).toBe(3000);
+    const third = reserveRequest(second.bucket, PACING, 1500)!;
+    expect(third.at).toBe(6000);
   });
 
-  it('refills while idle but never beyond capacity', async () => {
-    const clock = createFakeClock();
-    const limiter = createTokenBucketLimiter({ capacity: 3, refillPerSecond: 1, ...clock });
-    for (let i = 0; i < 3; i += 1) await limiter.acquire('h');
-    expect(limiter.countTokens('h')).toBe(0);
-    clock.time += 1500;
-    expect(limiter.countTokens('h')).toBe(1.5);
-    clock.time += 60_000;
-    expect(limiter.countTokens('h')).toBe(3);
+  it('holds no more than its own burst when another watcher wrote a larger one', () => {
+    const roomy: PacedBucket = { tokens: 20, refilledAt: 0, lastRequestAt: null };
+    expect(countTokensAt(roomy, PACING, 0)).toBe(3);
+    const { slots } = reserveAll(roomy, [0, 0, 0, 0], { ...PACING, minGapMs: 0 });
+    expect(slots).toEqual([0, 0, 0, null]);
   });
 
-  it('spaces concurrent callers evenly in arrival order', async () => {
-    const clock = createFakeClock();
-    const frozen = { ...clock, sleep: (ms: number) => (clock.sleeps.push(ms), Promise.resolve()) };
-    const limiter = createTokenBucketLimiter({ capacity: 1, refillPerSecond: 2, ...frozen });
-    await Promise.all([1, 2, 3, 4].map(() => limiter.acquire('h')));
-    expect(clock.sleeps).toEqual([500, 1000, 1500]);
+  it('puts every request off to the end of a cool-down, then resumes with one', () => {
+    const full = createFullBucket(PACING, 0);
+    const held = holdBucket(full, PACING, 300_000);
+    const after = reserveAll(held, [100_000, 100_000]);
+    expect(after.slots).toEqual([300_000, null]);
+    // A shorter hold than one already there changes nothing.
+    expect(holdBucket(held, PACING, 200_000)).toBe(held);
   });
 
-  it('tryAcquire takes a free token without waiting and refuses when empty', () => {
-    const clock = createFakeClock();
-    const limiter = createTokenBucketLimiter({ capacity: 1, refillPerSecond: 1, ...clock });
-    expect(limiter.tryAcquire('h')).toBe(true);
-    expect(limiter.tryAcquire('h')).toBe(false);
-    clock.time += 1000;
-    expect(limiter.tryAcquire('h')).toBe(true);
+  it('is at rest once full again and past the gap', () => {
+    const used = reserveRequest(createFullBucket(PACING, 0), PACING, 0)!.bucket;
+    expect(isBucketAtRest(used, PACING, 30_000)).toBe(false);
+    expect(isBucketAtRest(used, PACING, 60_000)).toBe(true);
+    expect(isBucketAtRest(createFullBucket(PACING, 0), PACING, 0)).toBe(true);
   });
 
-  it('pauseHost holds the host for the cool-down, then resumes with one request at a time', async () => {
-    const clock = createFakeClock();
-    const limiter = createTokenBucketLimiter({ capacity: 5, refillPerSecond: 1, ...clock });
-    limiter.pauseHost('www.apple.com', 300_000);
-    expect(limiter.tryAcquire('www.apple.com')).toBe(false);
-    await limiter.acquire('www.apple.com');
-    expect(clock.time).toBe(300_000);
-    await limiter.acquire('www.apple.com');
-    expect(clock.sleeps).toEqual([300_000, 1000]);
-    await limiter.acquire('other.example');
-    expect(clock.sleeps).toHaveLength(2);
-  });
-
-  it('rejects settings that would never release a request', () => {
-    const clock = createFakeClock();
-    expect(() => createTokenBucketLimiter({ capacity: 0, refillPerSecond: 1, ...clock })).toThrow(
-      RangeError,
-    );
-    expect(() => createTokenBucketLimiter({ capacity: 1, refillPerSecond: 0, ...clock })).toThrow(
-      RangeError,
-    );
+  it('refuses pacing a bucket cannot follow, saying what is wrong', () => {
+    expect(() => checkPacing({ ...PACING, burst: 0 })).toThrow(/burst of 1 or more/);
+    expect(() => checkPacing({ ...PACING, ratePerMinute: 0 })).toThrow(/positive rate/);
+    expect(() => checkPacing({ ...PACING, minGapMs: -1 })).toThrow(/cannot be negative/);
+    expect(() => checkPacing({ ...PACING, ratePerMinute: Number.NaN })).toThrow(RangeError);
   });
 });

@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_MODEL_SEEDS } from '#shared/catalog/index.ts';
 import { createDesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
-import { createTokenBucketLimiter } from '#shared/upstream/index.ts';
 import {
   createEmptyWatchState,
   listNearestStoreIds,
@@ -20,6 +19,7 @@ import {
   type SimulatorHarness,
 } from '#tests/server/simulator/support.ts';
 import {
+  createMemoryBudgetStore,
   createSharedClock,
   createWatcherHarness,
   readSimulatorCounts,
@@ -110,12 +110,7 @@ describe('the local watch loop on a budget (Apple today)', () => {
       searches,
       catalog,
       // Two requests back to back, then one a minute.
-      rateLimiter: createTokenBucketLimiter({
-        capacity: 2,
-        refillPerSecond: 1 / 60,
-        now: clock.now,
-        sleep: () => Promise.resolve(),
-      }),
+      pacing: { burst: 2, ratePerMinute: 1, minGapMs: 0 },
     });
     const first = await watcher.checkNow();
     expect(first).toMatchObject({ requests: 2, skipped: 1 });
@@ -132,34 +127,50 @@ describe('the local watch loop on a budget (Apple today)', () => {
     );
   });
 
-  it("a new run takes the last ten minutes' requests from its budget", async () => {
+  it('a new run finds what the last one spent: the budget outlives the run', async () => {
     const searches = [makeSearch('iphone16', 'R095'), makeSearch('iphone16', 'R035')];
-    const bucket = () =>
-      createTokenBucketLimiter({
-        capacity: 3,
-        refillPerSecond: 1 / 60,
-        now: clock.now,
-        sleep: () => Promise.resolve(),
-      });
-    const earlier = createWatcherHarness(sim, clock, { searches, catalog, rateLimiter: bucket() });
+    // The machine's budget, as the hosts keep it in a file that survives a restart.
+    const budgetStore = createMemoryBudgetStore();
+    const pacing = { burst: 3, ratePerMinute: 1, minGapMs: 0 };
+    const earlier = createWatcherHarness(sim, clock, { searches, catalog, budgetStore, pacing });
     expect((await earlier.watcher.checkNow()).requests).toBe(2);
     // A run started at once (the terminal's --once again, an app restart) has one request left.
     const next = createWatcherHarness(sim, clock, {
       searches,
       catalog,
       state: earlier.getSaved(),
-      rateLimiter: bucket(),
+      budgetStore,
+      pacing,
     });
     expect(await next.watcher.checkNow()).toMatchObject({ requests: 1, skipped: 1 });
-    // Ten minutes on, those requests no longer count.
-    clock.advance(10 * 60_000);
+    // Three minutes on, the bucket has refilled as much.
+    clock.advance(3 * 60_000);
     const later = createWatcherHarness(sim, clock, {
       searches,
       catalog,
       state: next.getSaved(),
-      rateLimiter: bucket(),
+      budgetStore,
+      pacing,
     });
     expect((await later.watcher.checkNow()).requests).toBe(2);
+  });
+
+  it('counts the request times a state saved by an earlier version carries, once', async () => {
+    const searches = [makeSearch('iphone16', 'R095'), makeSearch('iphone16', 'R035')];
+    const old = createEmptyWatchState();
+    old.recent_requests = [clock.now() - 11 * 60_000, clock.now() - 60_000, clock.now() - 30_000];
+    const budgetStore = createMemoryBudgetStore();
+    const pacing = { burst: 3, ratePerMinute: 1, minGapMs: 0 };
+    const { watcher, getSaved } = createWatcherHarness(sim, clock, {
+      searches,
+      catalog,
+      state: old,
+      budgetStore,
+      pacing,
+    });
+    // Two of them are within Apple's window: one request of the three is left.
+    expect(await watcher.checkNow()).toMatchObject({ requests: 1, skipped: 1 });
+    expect(getSaved()?.recent_requests).toEqual([]);
   });
 
   it('does not believe an answer whose control part is unavailable at every store', async () => {

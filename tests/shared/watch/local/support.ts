@@ -1,10 +1,13 @@
 // Test support for the local watch loop: a watcher over the upstream simulator with one
-// hand-moved clock for both, recorded timers, alerts, check lines and saved state.
+// hand-moved clock for both, recorded timers, alerts, check lines, request times and saved
+// state, and the machine's budget in memory (the hosts keep it in a locked file).
 import type { DesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
-import { createTokenBucketLimiter, type TokenBucketLimiter } from '#shared/upstream/index.ts';
+import type { RequestPacing } from '#shared/upstream/index.ts';
 import {
   createLocalWatcher,
+  createRequestBudget,
+  type BudgetStore,
   type LocalAlert,
   type LocalCheckLog,
   type LocalWatchSettings,
@@ -27,7 +30,31 @@ export function createSharedClock(sim: SimulatorHarness, startMs: number): Share
   };
 }
 
-/** A watcher over the simulator; the rate limiter is a roomy one unless given. */
+/** A budget store in memory, one change at a time, kept as text as a file keeps it. */
+export function createMemoryBudgetStore(): BudgetStore & { read: () => unknown } {
+  let text: string | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    update: <T>(change: (current: unknown) => { stored: unknown; result: T }): Promise<T> => {
+      const next = queue.then(() => {
+        const changed = change(text === undefined ? undefined : JSON.parse(text));
+        text = JSON.stringify(changed.stored);
+        return changed.result;
+      });
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    read: (): unknown => (text === undefined ? undefined : JSON.parse(text)),
+  };
+}
+
+/** Pacing roomy enough that only the tests about pacing meet it. */
+export const ROOMY_PACING: RequestPacing = { burst: 60, ratePerMinute: 600, minGapMs: 0 };
+
+/**
+ * A watcher over the simulator. Its budget is a roomy one of its own unless given a store (the
+ * machine's, shared with other watchers) or pacing; waiting out a gap moves the clock.
+ */
 export function createWatcherHarness(
   sim: SimulatorHarness,
   clock: SharedClock,
@@ -36,7 +63,8 @@ export function createWatcherHarness(
     catalog: DesktopCatalog;
     settings?: Partial<LocalWatchSettings>;
     state?: unknown;
-    rateLimiter?: TokenBucketLimiter;
+    budgetStore?: BudgetStore;
+    pacing?: RequestPacing;
     /** Most parts in one request (the loop's default unless set). */
     partsPerRequest?: number;
   },
@@ -44,6 +72,8 @@ export function createWatcherHarness(
   const alerts: LocalAlert[] = [];
   const lines: LocalCheckLog[] = [];
   const timers: number[] = [];
+  /** When each HTTP request went out, by the shared clock. */
+  const sentAt: number[] = [];
   let saved: LocalWatchState | undefined;
   const settings: LocalWatchSettings = {
     intervalMinutes: 5,
@@ -52,21 +82,26 @@ export function createWatcherHarness(
     ...options.settings,
   };
   const watcher = createLocalWatcher({
-    fetch,
+    fetch: (url, init) => {
+      sentAt.push(clock.now());
+      return fetch(url, init);
+    },
     now: clock.now,
     random: () => 0.5,
     setTimer: (_fn, ms) => {
       timers.push(ms);
       return () => undefined;
     },
-    rateLimiter:
-      options.rateLimiter ??
-      createTokenBucketLimiter({
-        capacity: 100,
-        refillPerSecond: 100,
-        now: clock.now,
-        sleep: () => Promise.resolve(),
-      }),
+    budget: createRequestBudget({
+      store: options.budgetStore ?? createMemoryBudgetStore(),
+      baseUrl: sim.simulator.url,
+      pacing: options.pacing ?? ROOMY_PACING,
+      now: clock.now,
+      sleep: (ms) => {
+        clock.advance(ms);
+        return Promise.resolve();
+      },
+    }),
     baseUrl: sim.simulator.url,
     shape: 'pickup-message',
     partsPerRequest: options.partsPerRequest,
@@ -80,7 +115,7 @@ export function createWatcherHarness(
     notify: (alert) => alerts.push(alert),
     onCheck: (line) => lines.push(line),
   });
-  return { watcher, alerts, lines, timers, settings, getSaved: () => saved };
+  return { watcher, alerts, lines, timers, sentAt, settings, getSaved: () => saved };
 }
 
 /** The simulator's request counters. */
