@@ -127,6 +127,21 @@ export async function saveCountryEndpoint(db: Executor, row: CountryEndpointRow)
 }
 
 /**
+ * A condition on a row of `table` (invalid_parts, upstream_retired_parts): the catalog still
+ * sells its part as the same product and name, so what Apple's answers taught still applies.
+ */
+function isCatalogEntryUnchanged(
+  table: 'invalid_parts' | 'upstream_retired_parts',
+): RawBuilder<boolean> {
+  return sql<boolean>`exists (
+    select 1 from product_models m
+    where m.country_code = ${sql.ref(`${table}.country_code`)}
+      and m.part_number = ${sql.ref(`${table}.part_number`)}
+      and m.product_id = ${sql.ref(`${table}.product_id`)}
+      and m.display_name = ${sql.ref(`${table}.display_name`)})`;
+}
+
+/**
  * Parts refused as invalid since `since` whose catalog entry is unchanged (same product and
  * name): a catalog change gives the part another chance at once.
  */
@@ -135,17 +150,7 @@ export async function listInvalidParts(db: Executor, since: Date): Promise<Inval
     .selectFrom('invalid_parts')
     .selectAll()
     .where('found_at', '>=', since)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('product_models')
-          .select(sql.lit(1).as('one'))
-          .whereRef('product_models.country_code', '=', 'invalid_parts.country_code')
-          .whereRef('product_models.part_number', '=', 'invalid_parts.part_number')
-          .whereRef('product_models.product_id', '=', 'invalid_parts.product_id')
-          .whereRef('product_models.display_name', '=', 'invalid_parts.display_name'),
-      ),
-    )
+    .where(isCatalogEntryUnchanged('invalid_parts'))
     .orderBy('country_code')
     .orderBy('part_number')
     .execute();
@@ -201,17 +206,7 @@ export async function listRetiredParts(db: Executor): Promise<RetiredPartRow[]> 
     .selectFrom('upstream_retired_parts')
     .selectAll()
     .where('retired_at', 'is not', null)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('product_models')
-          .select(sql.lit(1).as('one'))
-          .whereRef('product_models.country_code', '=', 'upstream_retired_parts.country_code')
-          .whereRef('product_models.part_number', '=', 'upstream_retired_parts.part_number')
-          .whereRef('product_models.product_id', '=', 'upstream_retired_parts.product_id')
-          .whereRef('product_models.display_name', '=', 'upstream_retired_parts.display_name'),
-      ),
-    )
+    .where(isCatalogEntryUnchanged('upstream_retired_parts'))
     .orderBy('country_code')
     .orderBy('part_number')
     .execute();
