@@ -8,12 +8,14 @@ import {
   type CatalogModelRow,
   type CatalogTypeRow,
 } from '#shared/catalog/catalog-diff.ts';
+import { parseCatalogJson } from '#shared/catalog/catalog-fields.ts';
 import {
   expandCatalogFile,
   getActiveBuyPage,
   parseCatalogFile,
   type CatalogFile,
 } from '#shared/catalog/catalog-file.ts';
+import { quoteForMessage, toComparableName } from '#shared/catalog/catalog-text.ts';
 import { BUNDLED_CATALOG } from '#shared/catalog/models.ts';
 import type { Db, Executor } from '#server/db/database.ts';
 import { listCountries } from '#server/db/repositories/catalog-repository.ts';
@@ -21,21 +23,16 @@ import {
   findLatestCatalogChange,
   insertCatalogChange,
   readCatalogRows,
-  writeProductModels,
-  writeProductTypes,
 } from '#server/db/repositories/catalog-changes-repository.ts';
 import { markCatalogChanged } from './catalog-cache.ts';
 import { notifyCatalogChanged } from './catalog-notify.ts';
+import {
+  CatalogFileError,
+  toCatalogApplyError,
+  writeCatalogRows,
+} from './catalog-write-failure.ts';
 
-/** A catalog file that cannot be applied; `problems` names each bad entry. */
-export class CatalogFileError extends Error {
-  readonly problems: readonly string[];
-  constructor(message: string, problems: readonly string[]) {
-    super(problems.length === 0 ? message : `${message}:\n  ${problems.join('\n  ')}`);
-    this.name = 'CatalogFileError';
-    this.problems = problems;
-  }
-}
+export { CatalogFileError } from './catalog-write-failure.ts';
 
 /** What applying a file did (or, for a dry run, would do). */
 export type CatalogApplyResult = {
@@ -66,7 +63,8 @@ export async function readCatalogFile(path: string): Promise<CatalogFile> {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // Without prototypes: a `__proto__` or `constructor` key is refused as a key, not followed.
+    json = parseCatalogJson(text);
   } catch (error) {
     throw new CatalogFileError(`Catalog file ${path} is not valid JSON`, [
       error instanceof Error ? error.message : String(error),
@@ -127,9 +125,37 @@ async function checkCountries(db: Executor, models: readonly CatalogModelRow[]):
 }
 
 /**
+ * Refuses an imported type named like another type still sold that the file leaves as it is:
+ * the picker would show two entries people cannot tell apart. A retired type's name may be
+ * reused, as Apple reuses names across generations. (The start-up seed is not held to this,
+ * so that a release never fails to start over a name an import gave first.)
+ */
+function checkTypeNames(current: readonly CatalogTypeRow[], wanted: readonly CatalogTypeRow[]) {
+  const fileIds = new Set(wanted.map((type) => type.product_id));
+  const others = new Map(
+    current
+      .filter((type) => !fileIds.has(type.product_id) && type.retired_on === null)
+      .map((type) => [toComparableName(type.product_name), type.product_id]),
+  );
+  const problems = wanted.flatMap((type) => {
+    const namesake = others.get(toComparableName(type.product_name));
+    return namesake === undefined
+      ? []
+      : [
+          `product type ${type.product_id} > product_name: ${quoteForMessage(type.product_name)} is already the name of product type ${namesake}`,
+        ];
+  });
+  if (problems.length > 0) {
+    throw new CatalogFileError('The catalog file names types like others', problems);
+  }
+}
+
+/**
  * Applies a catalog file in one transaction and logs it. An import retires the sold models of
  * the file's types that the file no longer lists; the start-up seed only adds and updates, so
- * models a sync added survive a restart. Nothing is written when `isDryRun` or on any error.
+ * models a sync added survive a restart. Nothing is written when `isDryRun` or on any error;
+ * a database error is reported as a CatalogFileError naming the entry it came from, in our
+ * words.
  */
 export async function applyCatalogFile(
   db: Db,
@@ -138,33 +164,37 @@ export async function applyCatalogFile(
 ): Promise<CatalogApplyResult> {
   const today = options.today ?? getTodayUtc();
   const contentHash = hashCatalogFile(file);
-  const outcome = await db.transaction().execute(async (trx) => {
-    const current = await readCatalogRows(trx);
-    const wanted = buildWantedRows(file, current.types);
-    await checkCountries(trx, wanted.models);
-    const fileTypes = new Set(wanted.types.map((type) => type.product_id));
-    const diff = diffCatalog(current, wanted, {
-      today,
-      isRetiredWhenMissing:
-        options.kind === 'import' ? (model) => fileTypes.has(model.product_id) : undefined,
+  let outcome: CatalogApplyResult;
+  try {
+    outcome = await db.transaction().execute(async (trx) => {
+      const current = await readCatalogRows(trx);
+      const wanted = buildWantedRows(file, current.types);
+      await checkCountries(trx, wanted.models);
+      if (options.kind === 'import') checkTypeNames(current.types, wanted.types);
+      const fileTypes = new Set(wanted.types.map((type) => type.product_id));
+      const diff = diffCatalog(current, wanted, {
+        today,
+        isRetiredWhenMissing:
+          options.kind === 'import' ? (model) => fileTypes.has(model.product_id) : undefined,
+      });
+      const summary = summarizeDiff(diff);
+      if (options.isDryRun === true)
+        return { summary, isChanged: !isEmptyDiff(diff), isApplied: false };
+      await writeCatalogRows(trx, diff);
+      await notifyCatalogChanged(trx);
+      await insertCatalogChange(trx, {
+        kind: options.kind,
+        origin: options.origin,
+        contentHash,
+        isOk: true,
+        summary,
+        error: null,
+      });
+      return { summary, isChanged: !isEmptyDiff(diff), isApplied: true };
     });
-    const summary = summarizeDiff(diff);
-    if (options.isDryRun === true)
-      return { summary, isChanged: !isEmptyDiff(diff), isApplied: false };
-    // Types first: models reference them.
-    await writeProductTypes(trx, diff.typeWrites);
-    await writeProductModels(trx, diff.modelWrites);
-    await notifyCatalogChanged(trx);
-    await insertCatalogChange(trx, {
-      kind: options.kind,
-      origin: options.origin,
-      contentHash,
-      isOk: true,
-      summary,
-      error: null,
-    });
-    return { summary, isChanged: !isEmptyDiff(diff), isApplied: true };
-  });
+  } catch (error) {
+    throw toCatalogApplyError(error, options.origin);
+  }
   if (outcome.isChanged && outcome.isApplied) markCatalogChanged();
   return outcome;
 }

@@ -1,42 +1,49 @@
 import { z } from 'zod';
+import {
+  buildCatalogTextSchema,
+  buildNullPrototypeRecord,
+  catalogDateSchema,
+  sourceKeySchema,
+} from './catalog-fields.ts';
+import { quoteForMessage, toComparableName } from './catalog-text.ts';
 import { PRODUCT_FAMILIES } from './families.ts';
 import type { ProductFamily, ProductModelSeed, ProductTypeSeed } from './types.ts';
 
 // The catalog of product types and part numbers is data, not code: a JSON file in this format
 // ships with the repo (product-catalog.json) and `shelfwatch catalog import-models FILE` applies
-// another one to a running server. docs/catalog.md describes the format for people.
+// another one to a running server. docs/catalog.md describes the format for people. Every
+// object is strict (an unknown field is refused) and every free text is checked for hidden
+// characters (catalog-text.ts): an import is how a look-alike would reach the public picker.
 
 /** The `format` value every catalog file carries. */
 export const CATALOG_FILE_FORMAT = 'shelfwatch-catalog/1';
 
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 // Apple's part numbers: a base of four or five characters, then the country suffix and "/A".
 const PART_NUMBER = /^[A-Z0-9]{4,5}[A-Z]{1,2}\/A$/;
 
-const dateSchema = z.string().regex(DATE, 'must be a date written YYYY-MM-DD');
 const countryCodeSchema = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code');
 
 /** One orderable configuration in one country, with where its number was seen. */
 export const catalogModelEntrySchema = z.strictObject({
   country: countryCodeSchema,
   part_number: z.string().regex(PART_NUMBER, 'must look like an Apple part number (MJQ34LL/A)'),
-  name: z.string().trim().min(1, 'must name the model').max(200),
+  name: buildCatalogTextSchema({ max: 200, emptyMessage: 'must name the model' }),
   /** Keys of the file's `sources` (at least one): where this number was seen. */
-  source: z.array(z.string().min(1)).min(1, 'must name at least one source'),
+  source: z.array(sourceKeySchema).min(1, 'must name at least one source'),
   /** The date it was known to be no longer sold; absent while it is sold. */
-  retired: dateSchema.optional(),
+  retired: catalogDateSchema.optional(),
 });
 
 /** One product type (what a search watches) with its models in every country. */
 export const catalogTypeEntrySchema = z.strictObject({
   product_id: z.string().regex(/^[a-z0-9]{2,40}$/, 'must be lower-case letters and digits'),
-  product_name: z.string().trim().min(1).max(100),
+  product_name: buildCatalogTextSchema({ max: 100, emptyMessage: 'must name the product type' }),
   family: z.enum(PRODUCT_FAMILIES as [ProductFamily, ...ProductFamily[]]),
-  launched: dateSchema.optional(),
+  launched: catalogDateSchema.optional(),
   /** No longer sold anywhere from this date. */
-  retired: dateSchema.optional(),
+  retired: catalogDateSchema.optional(),
   /** No longer sold in these countries (code to date), while still sold elsewhere. */
-  retired_in: z.record(countryCodeSchema, dateSchema).optional(),
+  retired_in: buildNullPrototypeRecord(countryCodeSchema, catalogDateSchema).optional(),
   /** Path of its buy page under a country's store, e.g. "/shop/buy-iphone/iphone-18-pro". */
   buy_page: z
     .string()
@@ -46,7 +53,7 @@ export const catalogTypeEntrySchema = z.strictObject({
    * Since when its buy page redirects to a page without product data (Apple retired it); the
    * page is kept for the record but no longer read.
    */
-  buy_page_retired: dateSchema.optional(),
+  buy_page_retired: catalogDateSchema.optional(),
   models: z.array(catalogModelEntrySchema),
 });
 
@@ -54,8 +61,11 @@ export const catalogTypeEntrySchema = z.strictObject({
 export const catalogFileSchema = z.strictObject({
   format: z.literal(CATALOG_FILE_FORMAT),
   /** When the file's content was last checked, YYYY-MM-DD. */
-  version: dateSchema,
-  sources: z.record(z.string().min(1), z.string().trim().min(1, 'must describe the source')),
+  version: catalogDateSchema,
+  sources: buildNullPrototypeRecord(
+    sourceKeySchema,
+    buildCatalogTextSchema({ max: 500, emptyMessage: 'must describe the source' }),
+  ),
   product_types: z.array(catalogTypeEntrySchema),
 });
 
@@ -67,42 +77,68 @@ export type CatalogTypeEntry = z.infer<typeof catalogTypeEntrySchema>;
 /** The outcome of reading a catalog file: the file, or every problem found in it. */
 export type CatalogFileResult = { ok: true; file: CatalogFile } | { ok: false; errors: string[] };
 
+/** A property the file itself holds: never one every object inherits. */
+function readOwn(node: unknown, key: PropertyKey): unknown {
+  return typeof node === 'object' && node !== null && Object.hasOwn(node, key)
+    ? (node as Record<PropertyKey, unknown>)[key]
+    : undefined;
+}
+
+/** How an entry of an array is named: by its type or part rather than its position. */
+function describeEntry(node: unknown, index: number): string {
+  const id = readOwn(node, 'product_id');
+  if (typeof id === 'string') return `product type ${quoteIfOdd(id)}`;
+  const part = readOwn(node, 'part_number');
+  const country = readOwn(node, 'country');
+  if (typeof part === 'string') {
+    return `part ${quoteIfOdd(part)}${typeof country === 'string' ? ` (${quoteIfOdd(country)})` : ''}`;
+  }
+  return `entry ${index + 1}`;
+}
+
+/** A value from the file shown as is when it is plain, quoted and escaped otherwise. */
+function quoteIfOdd(value: string): string {
+  return /^[A-Za-z0-9/_.-]{1,60}$/.test(value) ? value : quoteForMessage(value);
+}
+
 /** Describes where a problem is, naming the type and part rather than array positions. */
 function describePath(json: unknown, path: readonly PropertyKey[]): string {
   const names: string[] = [];
   let node: unknown = json;
   for (const key of path) {
-    node =
-      typeof node === 'object' && node !== null
-        ? (node as Record<string, unknown>)[key as string]
-        : undefined;
-    if (typeof key === 'number' && typeof node === 'object' && node !== null) {
-      const entry = node as Record<string, unknown>;
-      const label =
-        typeof entry.product_id === 'string'
-          ? `product type ${entry.product_id}`
-          : typeof entry.part_number === 'string'
-            ? `part ${entry.part_number}${typeof entry.country === 'string' ? ` (${entry.country})` : ''}`
-            : `entry ${key + 1}`;
-      names.push(label);
-    } else if (typeof key === 'number') {
-      names.push(`entry ${key + 1}`);
-    } else {
-      names.push(String(key));
-    }
+    node = readOwn(node, key);
+    names.push(typeof key === 'number' ? describeEntry(node, key) : quoteIfOdd(String(key)));
   }
   return names.length === 0 ? 'file' : names.join(' > ');
+}
+
+/** A problem zod found, in the words this format's documentation uses. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    const fields = issue.keys.map(quoteForMessage).join(', ');
+    return `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${fields}`;
+  }
+  if (issue.code === 'invalid_key') return issue.issues.map((inner) => inner.message).join('; ');
+  return issue.message;
 }
 
 /** Checks what the schema alone cannot: duplicates, unknown sources, retirement dates. */
 function findConsistencyErrors(file: CatalogFile): string[] {
   const errors: string[] = [];
   const typeIds = new Set<string>();
+  const typeNames = new Map<string, string>();
   const parts = new Map<string, string>();
   for (const type of file.product_types) {
     const where = `product type ${type.product_id}`;
     if (typeIds.has(type.product_id)) errors.push(`${where}: listed twice`);
     typeIds.add(type.product_id);
+    const namesake = typeNames.get(toComparableName(type.product_name));
+    if (namesake !== undefined && namesake !== type.product_id) {
+      errors.push(
+        `${where} > product_name: ${quoteForMessage(type.product_name)} is already the name of product type ${namesake}`,
+      );
+    }
+    typeNames.set(toComparableName(type.product_name), type.product_id);
     if (type.launched !== undefined && type.retired !== undefined && type.retired < type.launched) {
       errors.push(`${where}: retired ${type.retired} before its launch ${type.launched}`);
     }
@@ -116,21 +152,26 @@ function findConsistencyErrors(file: CatalogFile): string[] {
       if (owner !== undefined) errors.push(`${part}: already listed under ${owner}`);
       parts.set(key, type.product_id);
       for (const source of model.source) {
-        if (file.sources[source] === undefined) errors.push(`${part}: unknown source "${source}"`);
+        if (!Object.hasOwn(file.sources, source)) {
+          errors.push(`${part}: unknown source ${quoteForMessage(source)}`);
+        }
       }
     }
   }
   return errors;
 }
 
-/** Validates a catalog file's JSON, naming each bad entry by its type and part number. */
+/**
+ * Validates a catalog file's JSON (best read with parseCatalogJson), naming each bad entry by
+ * its type and part number and the field.
+ */
 export function parseCatalogFile(json: unknown): CatalogFileResult {
   const parsed = catalogFileSchema.safeParse(json);
   if (!parsed.success) {
     return {
       ok: false,
       errors: parsed.error.issues.map(
-        (issue) => `${describePath(json, issue.path)}: ${issue.message}`,
+        (issue) => `${describePath(json, issue.path)}: ${describeIssue(issue)}`,
       ),
     };
   }
@@ -143,7 +184,11 @@ function getModelRetirement(
   type: CatalogTypeEntry,
   model: CatalogTypeEntry['models'][number],
 ): string | null {
-  return model.retired ?? type.retired_in?.[model.country] ?? type.retired ?? null;
+  const countryRetired =
+    type.retired_in !== undefined && Object.hasOwn(type.retired_in, model.country)
+      ? type.retired_in[model.country]
+      : undefined;
+  return model.retired ?? countryRetired ?? type.retired ?? null;
 }
 
 /** The buy page a sync reads for a type: its page unless that page is retired. */
@@ -178,7 +223,9 @@ export function expandCatalogFile(file: CatalogFile): {
         country_code: model.country,
         part_number: model.part_number,
         display_name: model.name,
-        source: model.source.map((key) => `${key}: ${file.sources[key] ?? ''}`).join(' | '),
+        source: model.source
+          .map((key) => `${key}: ${Object.hasOwn(file.sources, key) ? file.sources[key] : ''}`)
+          .join(' | '),
         retired_on: getModelRetirement(type, model),
       });
     }

@@ -89,6 +89,29 @@ describe('shelfwatch catalog import-models', () => {
     expect(await readCatalogRows(api.testDb.db)).toEqual(before);
   }, 60_000);
 
+  it('lists every problem of a probe file on stderr, in our words, and changes nothing', async () => {
+    const before = await readCatalogRows(api.testDb.db);
+    const json = JSON.stringify(
+      duoFile((duo) => {
+        duo.launched = '2026-02-31';
+        if (duo.models[0] !== undefined) duo.models[0].name = 'iPhone Duo\u0000';
+      }),
+    ).replace('"sources":{', '"sources":{"__proto__":"x",');
+    const result = await runCli([
+      'catalog',
+      'import-models',
+      await writeCatalog('probe.json', json),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('sources > __proto__: "__proto__" is a reserved name');
+    expect(result.stderr).toContain('product type iphoneduo > launched: 2026-02-31 is not a date');
+    expect(result.stderr).toContain(
+      'product type iphoneduo > models > part MK1E4LL/A (US) > name: must not contain a control character (U+0000 NUL)',
+    );
+    expect(result.stderr).not.toMatch(/UTF8|byte sequence/);
+    expect(await readCatalogRows(api.testDb.db)).toEqual(before);
+  }, 60_000);
+
   it('prints the difference without applying it on --dry-run', async () => {
     const file = await writeCatalog('duo.json', duoFile());
     const result = await runCli(['catalog', 'import-models', file, '--dry-run']);

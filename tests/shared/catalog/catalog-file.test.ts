@@ -7,6 +7,8 @@ import {
   parseCatalogFile,
   type CatalogFile,
 } from '#shared/catalog/index.ts';
+import { parseCatalogJson } from '#shared/catalog/catalog-fields.ts';
+import { quoteForMessage } from '#shared/catalog/catalog-text.ts';
 
 const REFERENCE = new URL('../../../../shared/reference/apple/lineup-2026.md', import.meta.url);
 
@@ -16,6 +18,21 @@ function withModel(model: Record<string, unknown>): unknown {
   };
   file.product_types[0]?.models.push(model);
   return file;
+}
+
+/** The bundled file with its first type changed by `edit`. */
+function withFirstType(edit: (type: Record<string, unknown>) => void): unknown {
+  const file = structuredClone(BUNDLED_CATALOG) as unknown as {
+    product_types: Record<string, unknown>[];
+  };
+  const first = file.product_types[0];
+  if (first !== undefined) edit(first);
+  return file;
+}
+
+function listErrors(json: unknown): string[] {
+  const result = parseCatalogFile(json);
+  return result.ok ? [] : result.errors;
 }
 
 describe('catalog file format', () => {
@@ -109,5 +126,81 @@ describe('catalog file format', () => {
       type.models.filter((m) => m.country === 'US').map((m) => m.part_number),
     );
     for (const part of listed) expect(inferredBases.has(part.slice(0, 5)), part).toBe(false);
+  });
+
+  it('refuses a day the calendar lacks and accepts a leap day', () => {
+    expect(listErrors(withFirstType((type) => (type.launched = '2026-02-29')))).toEqual([
+      'product_types > product type iphone18promax > launched: 2026-02-29 is not a date (February 2026 has 28 days)',
+    ]);
+    expect(listErrors(withFirstType((type) => (type.retired_in = { US: '2026-13-01' })))).toEqual([
+      'product_types > product type iphone18promax > retired_in > US: 2026-13-01 is not a date (there is no month 13)',
+    ]);
+    expect(listErrors(withFirstType((type) => (type.launched = '2028-02-29')))).toEqual([]);
+  });
+
+  it('stores names composed (NFC), so the same letters are always the same code points', () => {
+    const result = parseCatalogFile(
+      withFirstType((type) => (type.product_name = 'Cafe\u0301 Pro')),
+    );
+    expect(result.ok ? result.file.product_types[0]?.product_name : result.errors).toBe(
+      'Caf\u00e9 Pro',
+    );
+  });
+
+  it('refuses hidden characters, odd spaces and mixed-script look-alikes in names', () => {
+    const cases: [string, string][] = [
+      ['iPhone\u00a018 Pro Max', 'a space other than U+0020 (U+00A0)'],
+      ['iPhone 18 Pro Max\u00ad', 'an invisible character (U+00AD SOFT HYPHEN)'],
+      ['iPhone 18\u200d Pro Max', 'an invisible character (U+200D ZERO WIDTH JOINER)'],
+      ['\ufeffiPhone 18 Pro Max', 'an invisible character (U+FEFF ZERO WIDTH NO-BREAK SPACE)'],
+      ['iPhone 18 Pro\u200f Max', 'a bidirectional control (U+200F RIGHT-TO-LEFT MARK)'],
+      ['iPhone 18\tPro Max', 'a control character (U+0009)'],
+      ['iPhone 18 Pro Max\ud800', 'a broken character (lone surrogate U+D800)'],
+      ['iPhone 18 Pro Max\u3164', 'an invisible character (U+3164)'],
+      ['\u0456Phone 18 Pro Max', 'mixes Latin and Cyrillic letters in one word (U+0456 in'],
+    ];
+    for (const [name, problem] of cases) {
+      expect(listErrors(withFirstType((type) => (type.product_name = name))).join('\n')).toContain(
+        `product type iphone18promax > product_name: ${problem.startsWith('mixes') ? '' : 'must not contain '}${problem}`,
+      );
+    }
+  });
+
+  it('refuses two types of one file named alike', () => {
+    const file = structuredClone(BUNDLED_CATALOG);
+    const [first, second] = file.product_types;
+    if (first !== undefined && second !== undefined)
+      second.product_name = first.product_name.toUpperCase();
+    expect(listErrors(file)).toEqual([
+      `product type ${second?.product_id} > product_name: "IPHONE 18 PRO MAX" is already the name of product type iphone18promax`,
+    ]);
+  });
+
+  it('names every unknown field with the entry that holds it', () => {
+    const file = withFirstType((type) => {
+      type.colour = 'red';
+      const [model] = type.models as Record<string, unknown>[];
+      if (model !== undefined) model.price = 1;
+    }) as Record<string, unknown>;
+    file.comment = 'x';
+    expect(listErrors(file)).toEqual([
+      'product_types > product type iphone18promax > models > part MJW44LL/A (US): unknown field "price"',
+      'product_types > product type iphone18promax: unknown field "colour"',
+      'file: unknown field "comment"',
+    ]);
+  });
+
+  it('keeps sources without a prototype and refuses keys every object already has', () => {
+    const text = JSON.stringify(BUNDLED_CATALOG);
+    const result = parseCatalogFile(parseCatalogJson(text));
+    expect(result.ok && Object.getPrototypeOf(result.file.sources)).toBeNull();
+    const toStringKey = text.replace('"sources":{', '"sources":{"toString":"x",');
+    expect(listErrors(parseCatalogJson(toStringKey))).toEqual([
+      'sources > toString: "toString" is a reserved name (every JavaScript object has it); choose another key',
+    ]);
+  });
+
+  it('shows a hidden character in a message as an escape rather than acting it out', () => {
+    expect(quoteForMessage('abc\u202eevil"\\')).toBe('"abc\\u{202E}evil\\"\\\\"');
   });
 });
