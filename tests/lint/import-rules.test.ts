@@ -56,5 +56,7 @@ describe('import rules', () => {
       expect.stringContaining("'process'"),
       expect.stringContaining("'Buffer'"),
     ]);
-  });
+    // The typed lint rules build the whole project's TypeScript program first: seconds on an
+    // idle machine, past the default 30 s on a loaded one.
+  }, 120_000);
 });
