@@ -7,6 +7,7 @@ import {
 } from '#electron/ipc/ipc-router.ts';
 import type { AlertNotifier } from '#electron/notifications/alert-notifier.ts';
 import { createLocalSearchService } from '#electron/searches/local-search-service.ts';
+import { applyLocalRetirements, parseWatchState } from '#shared/watch/local/index.ts';
 import type { AccountBridge } from './account-bridge.ts';
 import { createDesktopHandlers } from './desktop-handlers.ts';
 import type { DesktopContext } from './desktop-context.ts';
@@ -20,8 +21,10 @@ export function wireIpc(
   ctx: DesktopContext,
   parts: { notifier: AlertNotifier; watch: DesktopWatch; account: AccountBridge },
 ): void {
-  const { electron, store, catalog } = ctx;
+  const { electron, store } = ctx;
   const { notifier, watch, account } = parts;
+  // Screens and new searches see the bundled catalog less what this Mac's answers retired.
+  const catalog = applyLocalRetirements(ctx.catalog, () => parseWatchState(store.get('watch')));
   const { watcher } = watch;
   const searches = createLocalSearchService({
     storage: {

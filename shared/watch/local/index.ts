@@ -8,6 +8,7 @@ export * from './local-catalog.ts';
 export * from './local-plan.ts';
 export * from './local-port.ts';
 export * from './local-retirement.ts';
+export * from './local-sold-in.ts';
 export * from './observe.ts';
 export * from './request-budget.ts';
 export * from './run-request.ts';
