@@ -55,7 +55,7 @@ describe('the Mac catalog over its own retirements', () => {
 
   it('keeps offering the type while one of its models is still sold', () => {
     const state = createEmptyWatchState();
-    retire(state, [models[0]!.part_number]);
+    retire(state, [models[0].part_number]);
     const shown = applyLocalRetirements(catalog, () => state);
 
     expect(shown.isSoldIn(product.product_id, 'US')).toBe(true);
@@ -74,7 +74,7 @@ describe('the Mac catalog over its own retirements', () => {
     recordLocalRetirementEvidence(
       state,
       'US',
-      { ineligible: [], sold: [parts[0]!] },
+      { ineligible: [], sold: [parts[0]] },
       () => undefined,
       9_000,
     );
