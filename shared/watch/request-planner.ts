@@ -1,53 +1,32 @@
+import { packFirstFit, packTypes } from './part-packing.ts';
+import type { PlanTarget, RequestPlanContext, RequestTarget } from './plan-context.ts';
+import { chooseSeeds, coverTypeStores, expectSeedStores, indexSeeds } from './seed-cover.ts';
+import { rebalanceSeeds, type Assignment, type CountRequests } from './seed-rebalance.ts';
+
+export { sliceParts } from './part-packing.ts';
+export { expectSeedStores } from './seed-cover.ts';
+export type {
+  PlanTarget,
+  RequestPlanContext,
+  RequestTarget,
+  SeedKnowledge,
+} from './plan-context.ts';
+
 // Turns the watched (store, product type) targets that are due into as few upstream requests
 // as the stores' answer lists allow. Apple's pickup-message answers `location=` (a postal code
 // or city) with the ~12 nearest stores of that country and `store=` with that one store, for
-// every part in the query. So a request is (country, location seed, parts): the seeds are
-// chosen by greedy set cover over the store lists that answers actually carried, and the
-// parts of every product type due at the stores a seed covers are packed into it, up to the
-// per-request limit. A target stands for all (store, part) pairs of one product type at one
-// store: in a full sweep a type's parts travel together, so one answer covers the whole
-// target. Alerting sweeps ask only the preferred parts of the searches that alert (the pairs a
-// stale answer would delay an alert for), so they are far smaller and run more often.
+// every part in the query, and at most 20 parts a request (one place is the control part's).
+// So a request is (country, location seed, parts), and what costs requests is seeds x parts:
+// seeds are chosen by greedy set cover over the store lists answers actually carried
+// (seed-cover.ts), each product type is then given to as few of those seeds as list its
+// stores, a seed's types are packed first fit into requests (part-packing.ts), and targets of
+// a seed's emptiest request move to other seeds that list their stores where that saves a
+// request (seed-rebalance.ts). A target stands for all (store, part) pairs of one product type
+// at one store: in a full sweep a type's parts travel together, so one answer covers the whole
+// target. Alerting sweeps ask only the preferred parts of the searches that alert (what they
+// can alert on), so they are far smaller and run more often.
 
-/** One watched (country, product type, store) and how urgent it is. */
-export type PlanTarget = {
-  countryCode: string;
-  productId: string;
-  storeId: string;
-  /** A search of the target alerts (a preferred model and a channel on). */
-  isAlerting: boolean;
-  /** Preferred parts of the target's alerting searches: what an alerting sweep asks. */
-  alertParts?: readonly string[];
-};
-
-/** What answers taught about one store's location seed. */
-export type SeedKnowledge = {
-  /** Stores the last answer for this seed listed (in the seed's country). */
-  storeIds: readonly string[];
-};
-
-/** Everything planning reads besides the targets. */
-export type RequestPlanContext = {
-  /** Learned answer lists per seed store (the store whose postal code or city is asked). */
-  seeds: ReadonlyMap<string, SeedKnowledge>;
-  /**
-   * Stores an answer for a seed not yet asked is expected to list besides the seed's own
-   * store (its known nearest neighbours); without it only the store itself is counted.
-   */
-  estimateNeighbours?: (storeId: string) => readonly string[];
-  /** Parts one product type has in the country (after invalid parts are left out). */
-  countParts: (countryCode: string, productId: string) => number;
-  /** Most parts in one request, the control part included. */
-  partsPerRequest: number;
-  /** Slots kept free for the country's control part (0 or 1). */
-  reservedParts: (countryCode: string) => number;
-};
-
-/** Where a request asks: a seed's location, or one store alone. */
-export type RequestTarget =
-  { kind: 'location'; seedStoreId: string } | { kind: 'store'; storeId: string };
-
-/** One planned upstream question (more than one HTTP request only when a type alone exceeds the limit). */
+/** One planned upstream question: more than one HTTP request when its parts exceed the limit. */
 export type PlannedRequest = {
   countryCode: string;
   target: RequestTarget;
@@ -59,7 +38,7 @@ export type PlannedRequest = {
   isAlerting: boolean;
   /** An alerting sweep's request names its parts; a full one asks every part of its types. */
   partNumbers?: string[];
-  /** HTTP requests it takes: 1, or more when one product type has more parts than fit. */
+  /** HTTP requests it takes, counted as `sliceParts` will cut its parts (the executors use it). */
   httpRequests: number;
 };
 
@@ -82,69 +61,91 @@ export function formatRequestKey(
 }
 
 /**
- * Plans requests for the given targets, which arrive in priority order (the caller puts
- * alerting and stale targets first). Alerting targets are planned first; page-only targets
- * then fill the free part slots of those requests before seeds are chosen for the rest.
+ * Plans a full sweep of the given targets, which arrive in priority order (the caller puts
+ * alerting and stale targets first): every part of every due type at its stores. Seeds are
+ * chosen over all the country's due stores, each type is given to as few seeds as list its
+ * stores, targets move between overlapping answers where that saves a request, and a seed's
+ * types are packed first fit into requests of the part limit. Requests that cover an
+ * alerting target come first.
  */
 export function planRequests(
   targets: readonly PlanTarget[],
   context: RequestPlanContext,
 ): PlannedRequest[] {
-  const byCountry = new Map<string, PlanTarget[]>();
-  for (const target of targets) {
-    const list = byCountry.get(target.countryCode) ?? [];
-    list.push(target);
-    byCountry.set(target.countryCode, list);
-  }
-  const alerting: PlannedRequest[] = [];
-  const pageOnly: PlannedRequest[] = [];
-  for (const [countryCode, list] of byCountry) {
-    const everyStore = new Set(list.map((target) => target.storeId));
-    const packFull =
-      (isAlerting: boolean): Packer =>
-      (target, expected, assigned) =>
-        packRequests(countryCode, target, expected, assigned, context, isAlerting);
-    const firstPass = planCountry(
-      list.filter((target) => target.isAlerting),
-      context,
-      everyStore,
-      packFull(true),
+  const requests: PlannedRequest[] = [];
+  for (const [countryCode, list] of groupByCountry(targets)) {
+    const capacity = countCapacity(countryCode, context);
+    const sizeOf = (productId: string): number =>
+      Math.max(1, context.countParts(countryCode, productId));
+    const assignments = assignCheapest(list, context, (byType) =>
+      packFirstFit([...byType.keys()], sizeOf, capacity).reduce(
+        (sum, bin) => sum + Math.max(1, Math.ceil(bin.used / capacity)),
+        0,
+      ),
     );
-    const remaining = fillFreeSlots(
-      firstPass,
-      list.filter((target) => !target.isAlerting),
-      context,
-    );
-    alerting.push(...firstPass);
-    pageOnly.push(...planCountry(remaining, context, everyStore, packFull(false)));
+    for (const { target, expectedStoreIds, byType } of assignments) {
+      const types = [...byType].map(([productId, covers]) => ({
+        productId,
+        covers,
+        size: sizeOf(productId),
+      }));
+      for (const bin of packFirstFit(types, (type) => type.size, capacity)) {
+        const covers = bin.items.flatMap((type) => type.covers);
+        requests.push({
+          countryCode,
+          target,
+          productIds: bin.items.map((type) => type.productId),
+          expectedStoreIds,
+          covers,
+          isAlerting: covers.some((cover) => cover.isAlerting),
+          httpRequests: Math.max(1, Math.ceil(bin.used / capacity)),
+        });
+      }
+    }
   }
-  return [...alerting, ...pageOnly];
+  return sortAlertingFirst(requests);
 }
 
 /**
- * Plans an alerting sweep: only alerting targets, each asking only its preferred parts, packed
- * target by target (a target's parts stay in one request) up to the per-request limit.
+ * Plans an alerting sweep: only alerting targets, each asking only its preferred parts (what
+ * its searches can alert on). Seeds and types are given out as in a full sweep; a seed asks
+ * each type's preferred parts of the stores it answers for once, in as many HTTP requests as
+ * the part limit makes of them, and a target's parts stay in one request.
  */
 export function planAlertRequests(
   targets: readonly PlanTarget[],
   context: RequestPlanContext,
 ): PlannedRequest[] {
-  const byCountry = new Map<string, PlanTarget[]>();
-  for (const target of targets) {
-    if (!target.isAlerting || (target.alertParts?.length ?? 0) === 0) continue;
-    const list = byCountry.get(target.countryCode) ?? [];
-    list.push(target);
-    byCountry.set(target.countryCode, list);
-  }
+  const alerting = targets.filter(
+    (target) => target.isAlerting && (target.alertParts?.length ?? 0) > 0,
+  );
   const requests: PlannedRequest[] = [];
-  for (const [countryCode, list] of byCountry) {
-    const everyStore = new Set(list.map((target) => target.storeId));
-    const capacity = Math.max(1, context.partsPerRequest - context.reservedParts(countryCode));
-    requests.push(
-      ...planCountry(list, context, everyStore, (target, expected, assigned) =>
-        packAlertParts(countryCode, target, expected, assigned, capacity),
-      ),
+  for (const [countryCode, list] of groupByCountry(alerting)) {
+    const capacity = countCapacity(countryCode, context);
+    const toTypes = (byType: ReadonlyMap<string, readonly PlanTarget[]>) =>
+      [...byType].map(([productId, covers]) => ({
+        productId,
+        parts: [...new Set(covers.flatMap((cover) => cover.alertParts ?? []))],
+      }));
+    const assignments = assignCheapest(
+      list,
+      context,
+      (byType) => packTypes(toTypes(byType), capacity).length,
     );
+    for (const { target, expectedStoreIds, byType } of assignments) {
+      if (byType.size === 0) continue;
+      const types = toTypes(byType);
+      requests.push({
+        countryCode,
+        target,
+        productIds: types.map((type) => type.productId),
+        expectedStoreIds,
+        covers: [...byType.values()].flat(),
+        isAlerting: true,
+        partNumbers: types.flatMap((type) => type.parts),
+        httpRequests: packTypes(types, capacity).length,
+      });
+    }
   }
   return requests;
 }
@@ -165,14 +166,21 @@ export function topUpAlertRequests(
     for (const target of request.covers) taken.add(formatTargetKey(target));
   return requests.map((request) => {
     if (!request.isAlerting || request.partNumbers === undefined) return request;
-    const capacity = Math.max(
-      1,
-      context.partsPerRequest - context.reservedParts(request.countryCode),
-    );
+    const capacity = countCapacity(request.countryCode, context);
     const listed = new Set(request.expectedStoreIds);
-    const parts = new Set(request.partNumbers);
-    const productIds = new Set(request.productIds);
     const covers = [...request.covers];
+    const partsByType = new Map<string, Set<string>>();
+    const addParts = (target: PlanTarget): void => {
+      const parts = partsByType.get(target.productId) ?? new Set<string>();
+      for (const part of target.alertParts ?? []) parts.add(part);
+      partsByType.set(target.productId, parts);
+    };
+    covers.forEach(addParts);
+    const countSlices = (): number =>
+      packTypes(
+        [...partsByType].map(([productId, parts]) => ({ productId, parts: [...parts] })),
+        capacity,
+      ).length;
     for (const candidate of candidates) {
       const key = formatTargetKey(candidate);
       if (
@@ -182,85 +190,21 @@ export function topUpAlertRequests(
         !listed.has(candidate.storeId)
       )
         continue;
-      const added = (candidate.alertParts ?? []).filter((part) => !parts.has(part));
-      if (parts.size + added.length > request.httpRequests * capacity) continue;
-      for (const part of added) parts.add(part);
-      productIds.add(candidate.productId);
+      const before = new Set(partsByType.get(candidate.productId));
+      addParts(candidate);
+      // Only as far as the request's HTTP requests hold it: riders add no request.
+      if (countSlices() > request.httpRequests) {
+        partsByType.set(candidate.productId, before);
+        if (before.size === 0) partsByType.delete(candidate.productId);
+        continue;
+      }
       covers.push(candidate);
       taken.add(key);
     }
-    return { ...request, partNumbers: [...parts], productIds: [...productIds], covers };
+    const productIds = [...partsByType.keys()];
+    const parts = [...new Set(productIds.flatMap((productId) => [...partsByType.get(productId)!]))];
+    return { ...request, partNumbers: parts, productIds, covers };
   });
-}
-
-type Packer = (
-  target: RequestTarget,
-  expectedStoreIds: string[],
-  assigned: readonly PlanTarget[],
-) => PlannedRequest[];
-
-/**
- * One request for the preferred parts of every target a seed covers, each part once, grouped
- * by type; it takes as many HTTP requests as the per-request limit makes of them.
- */
-function packAlertParts(
-  countryCode: string,
-  target: RequestTarget,
-  expectedStoreIds: string[],
-  assigned: readonly PlanTarget[],
-  capacity: number,
-): PlannedRequest[] {
-  const byProduct = new Map<string, Set<string>>();
-  for (const planTarget of assigned) {
-    const parts = byProduct.get(planTarget.productId) ?? new Set<string>();
-    for (const part of planTarget.alertParts ?? []) parts.add(part);
-    byProduct.set(planTarget.productId, parts);
-  }
-  const partNumbers = [...byProduct.values()].flatMap((parts) => [...parts]);
-  if (partNumbers.length === 0) return [];
-  return [
-    {
-      countryCode,
-      target,
-      productIds: [...byProduct.keys()],
-      expectedStoreIds,
-      covers: [...assigned],
-      isAlerting: true,
-      partNumbers,
-      httpRequests: Math.ceil(partNumbers.length / capacity),
-    },
-  ];
-}
-
-/** The stores an answer for this seed is expected to list. */
-export function expectSeedStores(
-  seedStoreId: string,
-  context: RequestPlanContext,
-): readonly string[] {
-  const known = context.seeds.get(seedStoreId);
-  if (known !== undefined) return known.storeIds;
-  return [seedStoreId, ...(context.estimateNeighbours?.(seedStoreId) ?? [])];
-}
-
-/**
- * Greedy set cover can leave a seed whose stores later seeds also list: its stores move to
- * those seeds and it is dropped (latest picks first, they tend to carry the least).
- */
-function dropRedundantSeeds(
-  chosen: { seed: string; stores: string[] }[],
-  context: RequestPlanContext,
-): void {
-  for (let index = chosen.length - 1; index >= 0; index -= 1) {
-    const candidate = chosen[index];
-    const homes = candidate.stores.map((storeId) =>
-      chosen.find(
-        (other) => other !== candidate && expectSeedStores(other.seed, context).includes(storeId),
-      ),
-    );
-    if (homes.some((home) => home === undefined)) continue;
-    candidate.stores.forEach((storeId, at) => homes[at]!.stores.push(storeId));
-    chosen.splice(index, 1);
-  }
 }
 
 /** HTTP requests a plan takes in all. */
@@ -268,182 +212,121 @@ export function countHttpRequests(plan: readonly PlannedRequest[]): number {
   return plan.reduce((sum, request) => sum + request.httpRequests, 0);
 }
 
-function planCountry(
+/** Free part places of one HTTP request in a country: the limit less the control part's. */
+function countCapacity(countryCode: string, context: RequestPlanContext): number {
+  return Math.max(1, context.partsPerRequest - context.reservedParts(countryCode));
+}
+
+function groupByCountry(targets: readonly PlanTarget[]): Map<string, PlanTarget[]> {
+  const byCountry = new Map<string, PlanTarget[]>();
+  for (const target of targets) {
+    const list = byCountry.get(target.countryCode) ?? [];
+    list.push(target);
+    byCountry.set(target.countryCode, list);
+  }
+  return byCountry;
+}
+
+/**
+ * Gives one country's targets to seeds two ways, each rebalanced, and keeps the one taking
+ * fewer requests: types among the set-cover seeds only (fewer seeds, fuller requests), or
+ * among every learned seed listing the country's stores (fewer places per type). Neither wins
+ * everywhere: which does depends on how the watched types spread over the stores.
+ */
+function assignCheapest(
   targets: readonly PlanTarget[],
   context: RequestPlanContext,
-  /** Stores with any target: among seeds of equal gain, the one listing more of them wins. */
-  everyStore: ReadonlySet<string>,
-  pack: Packer,
-): PlannedRequest[] {
-  if (targets.length === 0) return [];
-  const byStore = new Map<string, PlanTarget[]>();
+  count: CountRequests,
+): Assignment[] {
+  let best: { assignments: Assignment[]; requests: number } | undefined;
+  for (const isAnySeed of [false, true]) {
+    const assignments = assignTargets(targets, context, isAnySeed);
+    rebalanceSeeds(assignments, count);
+    const requests = assignments.reduce((sum, entry) => sum + count(entry.byType), 0);
+    if (best === undefined || requests < best.requests) best = { assignments, requests };
+  }
+  return best!.assignments;
+}
+
+/**
+ * Gives one country's targets to seeds: seeds by set cover over every store, then each type
+ * to as few seeds as list its stores (the set-cover seeds, or with `isAnySeed` any learned
+ * seed listing a watched store, set-cover seeds winning ties); a store no seed lists is asked
+ * alone. Types keep the order of their first target.
+ */
+function assignTargets(
+  targets: readonly PlanTarget[],
+  context: RequestPlanContext,
+  isAnySeed: boolean,
+): Assignment[] {
+  const stores = new Set(targets.map((target) => target.storeId));
+  const { chosen, alone } = chooseSeeds(stores, stores, context);
+  const isChosen = new Set(chosen.map((entry) => entry.seed));
+  const candidates = isAnySeed
+    ? [
+        ...chosen,
+        ...[...context.seeds.keys()]
+          .filter(
+            (seed) =>
+              !isChosen.has(seed) &&
+              expectSeedStores(seed, context).some((storeId) => stores.has(storeId)),
+          )
+          .map((seed) => ({ seed, stores: [] })),
+      ]
+    : chosen;
+  const index = indexSeeds(candidates, context);
+  const assignments = new Map<string, Assignment>();
+  const assignmentOf = (target: RequestTarget): Assignment => {
+    const key =
+      target.kind === 'location' ? `location:${target.seedStoreId}` : `store:${target.storeId}`;
+    const known = assignments.get(key);
+    if (known !== undefined) return known;
+    const created: Assignment = {
+      target,
+      expectedStoreIds:
+        target.kind === 'location'
+          ? [...expectSeedStores(target.seedStoreId, context)]
+          : [target.storeId],
+      byType: new Map(),
+    };
+    assignments.set(key, created);
+    return created;
+  };
+  const isAlone = new Set(alone);
+  const byType = new Map<string, PlanTarget[]>();
   for (const target of targets) {
-    const list = byStore.get(target.storeId) ?? [];
+    const list = byType.get(target.productId) ?? [];
     list.push(target);
-    byStore.set(target.storeId, list);
+    byType.set(target.productId, list);
   }
-  // Candidates: every seed an answer taught us about, and every store still to cover.
-  const candidates = new Map<string, readonly string[]>();
-  for (const seedStoreId of context.seeds.keys()) {
-    candidates.set(seedStoreId, expectSeedStores(seedStoreId, context));
-  }
-  for (const storeId of byStore.keys()) {
-    if (!candidates.has(storeId)) candidates.set(storeId, expectSeedStores(storeId, context));
-  }
-  const chosen: { seed: string; stores: string[] }[] = [];
-  // Lazy greedy: a candidate's gain only shrinks as stores get covered.
-  // Gain counts stores, not targets: every request of a seed asks the parts of every type due
-  // at its stores, so what costs requests is the number of seeds.
-  const gainOf = (stores: readonly string[]): number =>
-    stores.reduce((sum, storeId) => sum + (byStore.has(storeId) ? 1 : 0), 0);
-  const reachOf = (stores: readonly string[]): number =>
-    stores.filter((storeId) => everyStore.has(storeId)).length;
-  const queue = [...candidates]
-    .map(([seed, stores]) => ({ seed, stores, gain: gainOf(stores), reach: reachOf(stores) }))
-    .filter((entry) => entry.gain > 0)
-    .sort((a, b) => b.gain - a.gain || b.reach - a.reach || a.seed.localeCompare(b.seed));
-  while (queue.length > 0 && byStore.size > 0) {
-    const head = queue.shift()!;
-    const fresh = gainOf(head.stores);
-    if (fresh === 0) continue;
-    const next = queue[0];
-    if (
-      next !== undefined &&
-      (fresh < next.gain || (fresh === next.gain && head.reach < next.reach))
-    ) {
-      head.gain = fresh;
-      const at = queue.findIndex(
-        (entry) => entry.gain < fresh || (entry.gain === fresh && entry.reach < head.reach),
-      );
-      queue.splice(at === -1 ? queue.length : at, 0, head);
-      continue;
+  const add = (where: RequestTarget, productId: string, covers: PlanTarget[]): void => {
+    if (covers.length === 0) return;
+    const types = assignmentOf(where).byType;
+    const list = types.get(productId) ?? [];
+    list.push(...covers);
+    types.set(productId, list);
+  };
+  for (const [productId, list] of byType) {
+    for (const target of list.filter((entry) => isAlone.has(entry.storeId))) {
+      add({ kind: 'store', storeId: target.storeId }, productId, [target]);
     }
-    const covered = head.stores.filter((storeId) => byStore.has(storeId));
-    chosen.push({ seed: head.seed, stores: covered });
-    for (const storeId of covered) byStore.delete(storeId);
-  }
-  dropRedundantSeeds(chosen, context);
-  const targetsByStore = new Map<string, PlanTarget[]>();
-  for (const target of targets) {
-    const list = targetsByStore.get(target.storeId) ?? [];
-    list.push(target);
-    targetsByStore.set(target.storeId, list);
-  }
-  const requests: PlannedRequest[] = [];
-  for (const { seed, stores } of chosen) {
-    const assigned = stores.flatMap((storeId) => targetsByStore.get(storeId) ?? []);
-    requests.push(
-      ...pack(
+    const listed = list.filter((entry) => !isAlone.has(entry.storeId));
+    const cover = coverTypeStores([...new Set(listed.map((entry) => entry.storeId))], index);
+    for (const [seed, seedStores] of cover) {
+      const served = new Set(seedStores);
+      add(
         { kind: 'location', seedStoreId: seed },
-        [...expectSeedStores(seed, context)],
-        assigned,
-      ),
-    );
-  }
-  // A store no seed's answer lists (its own seed was asked and left it out) is asked alone.
-  for (const [storeId, left] of byStore) {
-    requests.push(...pack({ kind: 'store', storeId }, [storeId], left));
-  }
-  return requests;
-}
-
-/** Packs the targets' product types into requests of at most the per-request part limit. */
-function packRequests(
-  countryCode: string,
-  target: RequestTarget,
-  expectedStoreIds: string[],
-  targets: readonly PlanTarget[],
-  context: RequestPlanContext,
-  isAlerting: boolean,
-): PlannedRequest[] {
-  const capacity = Math.max(1, context.partsPerRequest - context.reservedParts(countryCode));
-  // First fit, largest types first: fewer requests than packing in arrival order.
-  const productIds = [...new Set(targets.map((t) => t.productId))].sort(
-    (a, b) => context.countParts(countryCode, b) - context.countParts(countryCode, a),
-  );
-  const bins: { productIds: string[]; parts: number }[] = [];
-  for (const productId of productIds) {
-    const parts = Math.max(1, context.countParts(countryCode, productId));
-    const bin = parts > capacity ? undefined : bins.find((b) => b.parts + parts <= capacity);
-    if (bin === undefined) bins.push({ productIds: [productId], parts });
-    else {
-      bin.productIds.push(productId);
-      bin.parts += parts;
-    }
-  }
-  return bins.map((bin) => ({
-    countryCode,
-    target,
-    productIds: bin.productIds,
-    expectedStoreIds,
-    covers: targets.filter((t) => bin.productIds.includes(t.productId)),
-    isAlerting,
-    httpRequests: Math.max(1, Math.ceil(bin.parts / capacity)),
-  }));
-}
-
-/**
- * Adds page-only targets to the alerting requests whose answers will list their stores, as
- * far as free part slots allow; answers the page-only targets still to plan.
- */
-function fillFreeSlots(
-  requests: PlannedRequest[],
-  pageOnly: readonly PlanTarget[],
-  context: RequestPlanContext,
-): PlanTarget[] {
-  const left: PlanTarget[] = [];
-  for (const target of pageOnly) {
-    const isPlanned = requests.some((request) => {
-      if (!request.expectedStoreIds.includes(target.storeId)) return false;
-      if (request.productIds.includes(target.productId)) {
-        request.covers.push(target);
-        return true;
-      }
-      const capacity = context.partsPerRequest - context.reservedParts(request.countryCode);
-      const used = request.productIds.reduce(
-        (sum, productId) => sum + context.countParts(request.countryCode, productId),
-        0,
+        productId,
+        listed.filter((entry) => served.has(entry.storeId)),
       );
-      if (used + context.countParts(target.countryCode, target.productId) > capacity) return false;
-      request.productIds.push(target.productId);
-      request.covers.push(target);
-      return true;
-    });
-    if (!isPlanned) left.push(target);
+    }
   }
-  return left;
+  return [...assignments.values()];
 }
 
-/**
- * Cuts a request's parts into HTTP requests of at most `capacity`, keeping each product
- * type's parts together where they fit (the server's and the Mac's executors share it).
- */
-export function sliceParts(
-  models: readonly { product_id: string; part_number: string }[],
-  capacity: number,
-): string[][] {
-  const byProduct = new Map<string, string[]>();
-  for (const model of models) {
-    byProduct.set(model.product_id, [
-      ...(byProduct.get(model.product_id) ?? []),
-      model.part_number,
-    ]);
-  }
-  const slices: string[][] = [];
-  let current: string[] = [];
-  for (const parts of byProduct.values()) {
-    if (current.length + parts.length > capacity && current.length > 0) {
-      slices.push(current);
-      current = [];
-    }
-    for (const part of parts) {
-      if (current.length === capacity) {
-        slices.push(current);
-        current = [];
-      }
-      current.push(part);
-    }
-  }
-  if (current.length > 0) slices.push(current);
-  return slices;
+function sortAlertingFirst(requests: PlannedRequest[]): PlannedRequest[] {
+  return [
+    ...requests.filter((request) => request.isAlerting),
+    ...requests.filter((request) => !request.isAlerting),
+  ];
 }

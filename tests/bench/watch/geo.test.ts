@@ -34,7 +34,8 @@ describe('placeStores', () => {
       directoryStore('R901', 'en_US', 'Houston', 'TX'),
       directoryStore('R902', 'en_US', 'Houston', 'TX'),
       directoryStore('R903', 'en_US', 'Nowhere', 'NY'),
-      directoryStore('R904', 'it_IT', 'Milan', null),
+      // A locale no seeded store has (every real one has some since the seed covers the directory).
+      directoryStore('R904', 'xx_XX', 'Nowhere', null),
     ],
     STORE_SEEDS,
   );

@@ -4,6 +4,7 @@ import {
   countHttpRequests,
   planAlertRequests,
   planRequests,
+  sliceParts,
   topUpAlertRequests,
   type PlanTarget,
   type RequestPlanContext,
@@ -170,5 +171,61 @@ describe('the sweep schedule', () => {
     // Half a request a minute for the full sweep: every 400 intervals.
     expect(schedule.pageOnlyEveryIntervals).toBe(400);
     expect(schedule.alertingEveryIntervals).toBeLessThan(schedule.pageOnlyEveryIntervals);
+  });
+});
+
+describe('giving each product type to as few seeds as list its stores', () => {
+  /** Three answers in a row: A lists 1-3, B lists 3-5, C lists 5-7. */
+  const CHAIN = new Map([
+    ['S1', { storeIds: ['S1', 'S2', 'S3'] }],
+    ['S4', { storeIds: ['S3', 'S4', 'S5'] }],
+    ['S7', { storeIds: ['S5', 'S6', 'S7'] }],
+  ]);
+  const chainContext = (): RequestPlanContext =>
+    buildContext({ seeds: CHAIN, partsPerRequest: 20 });
+
+  it('asks a type watched where two answers overlap at one seed only, not at both', () => {
+    // Set cover over stores gives S3 to S1's answer and S5 to S7's; the tablet, watched only
+    // at S3 and S5, needs just S4's answer, which lists both.
+    const plan = planRequests(
+      [
+        ...['S1', 'S2', 'S4', 'S6', 'S7'].map((storeId) => target(storeId, 'phone')),
+        target('S3', 'tablet'),
+        target('S5', 'tablet'),
+      ],
+      chainContext(),
+    );
+    const tabletSeeds = plan.filter((request) => request.productIds.includes('tablet'));
+    expect(tabletSeeds).toHaveLength(1);
+    expect(tabletSeeds[0].target).toEqual({ kind: 'location', seedStoreId: 'S4' });
+    expect(tabletSeeds[0].covers.map((covered) => covered.storeId).sort()).toEqual(['S3', 'S5']);
+    // Every target is still covered by a request whose answer lists its store.
+    for (const request of plan) {
+      for (const covered of request.covers)
+        expect(request.expectedStoreIds).toContain(covered.storeId);
+    }
+  });
+
+  it('counts an alerting request’s HTTP requests as the engine will cut its parts', () => {
+    const parts = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, index) => `${prefix}${index}`);
+    const plan = planAlertRequests(
+      [
+        { ...target('A1', 'phone', true), alertParts: parts('P', 12) },
+        { ...target('A2', 'tablet', true), alertParts: parts('T', 6) },
+        { ...target('A3', 'watch', true), alertParts: parts('W', 8) },
+      ],
+      buildContext({ partsPerRequest: 20 }),
+    );
+    expect(plan).toHaveLength(1);
+    const models = plan[0].covers.flatMap((covered) =>
+      (covered.alertParts ?? []).map((part) => ({
+        product_id: covered.productId,
+        part_number: part,
+      })),
+    );
+    // 12 + 6 fit in 19 places; 8 more need a second request.
+    expect(plan[0].httpRequests).toBe(2);
+    expect(sliceParts(models, 19)).toHaveLength(plan[0].httpRequests);
   });
 });
