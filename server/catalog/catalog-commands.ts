@@ -1,9 +1,12 @@
+import os from 'node:os';
 import type { Command } from 'commander';
 import { formatDiff } from '#shared/catalog/catalog-diff.ts';
 import { loadConfig } from '#server/config/app-config.ts';
 import type { Db } from '#server/db/database.ts';
 import { seedCatalog } from './catalog-seed.ts';
 import { applyCatalogFile, readCatalogFile } from './apply-catalog-file.ts';
+import { createDirectoryPacer } from './directory-pacing.ts';
+import { describeDirectorySync, syncStoreDirectory } from './directory-sync.ts';
 import { syncModelsFromBuyPages } from './sync-models.ts';
 import { loadModelSyncSettings } from './sync-settings.ts';
 
@@ -17,7 +20,10 @@ function printChange(lines: readonly string[], isApplied: boolean): void {
   console.log(isApplied ? 'Applied.' : 'Dry run: nothing was changed.');
 }
 
-/** Adds `catalog import-models FILE` and `catalog sync-models` to the `catalog` command. */
+/**
+ * Adds `catalog import-models FILE`, `catalog sync-models` and `catalog sync-stores` to the
+ * `catalog` command.
+ */
 export function registerCatalogModelCommands(
   catalog: Command,
   deps: { withDatabase: WithDatabase },
@@ -74,6 +80,47 @@ export function registerCatalogModelCommands(
         // The pages that were read still applied; the exit code tells a scheduler to look.
         console.error(`Pages not read (${result.problems.length}); the others applied:`);
         for (const problem of result.problems) console.error(`  ${problem}`);
+        process.exitCode = 1;
+      }
+    });
+
+  catalog
+    .command('sync-stores')
+    .option('--base-url <url>', 'the store to read (default: UPSTREAM_BASE_URL)')
+    .option('--country <codes>', 'only these countries, comma-separated (US,GB)')
+    .description(
+      "read Apple's store directory for each country's locale, add new stores, close the ones no longer listed and reopen returning ones",
+    )
+    .action(async (options: { baseUrl?: string; country?: string }) => {
+      const baseUrl = options.baseUrl ?? loadConfig().upstream.baseUrl;
+      const settings = loadModelSyncSettings();
+      const countryCodes = options.country
+        ?.split(',')
+        .map((code) => code.trim().toUpperCase())
+        .filter((code) => code !== '');
+      const result = await deps.withDatabase(async (db) => {
+        await seedCatalog(db);
+        return await syncStoreDirectory(db, {
+          baseUrl,
+          countryCodes,
+          // A watcher of this machine (npm start, a worker) shares its direct route's bucket.
+          pacer: createDirectoryPacer({
+            db,
+            addressLabel: `direct ${os.hostname()}`,
+            intervalMs: settings.pageIntervalMs,
+            maxWaitMs: 10 * 60_000,
+          }),
+        });
+      });
+      console.log(
+        `Read the store directory of ${result.countries.length} countries from ${baseUrl}.`,
+      );
+      for (const line of describeDirectorySync(result)) console.log(line);
+      const unknown = (countryCodes ?? []).filter(
+        (code) => !result.countries.some((entry) => entry.countryCode === code),
+      );
+      if (unknown.length > 0) console.error(`Not a country of the catalog: ${unknown.join(', ')}`);
+      if (unknown.length > 0 || result.countries.some((entry) => entry.outcome === 'failed')) {
         process.exitCode = 1;
       }
     });

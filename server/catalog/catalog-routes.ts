@@ -88,6 +88,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         postal_code: row.postal_code,
         telephone: row.telephone,
         store_slug: row.store_slug,
+        closed_on: row.closed_on,
       }));
     },
     CATALOG_MAX_AGE_SECONDS,

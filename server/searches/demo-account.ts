@@ -1,30 +1,42 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '#server/db/database.ts';
 import {
-  findStoreWithCountry,
-  listProductModels,
-} from '#server/db/repositories/catalog-repository.ts';
-import {
   findOrCreateUserByIdentity,
+  findUserByIdentity,
   updateUserPlan,
 } from '#server/db/repositories/users-repository.ts';
 import { changeIdpPassword, createIdpAccount, findIdpAccount } from '#server/identity/index.ts';
-import { createUserSearch } from './searches-service.ts';
+import { createDemoSearches, moveRetiredDemoSearches } from './demo-searches.ts';
 
 /** The demo login of the embedded default. */
 export const DEMO_EMAIL = 'demo@shelfwatch.local';
 
-/** Sample searches of the demo account: product, store, preferred models. */
-const DEMO_SEARCHES = [
-  { product_type: 'iphone16pro', store_id: 'R095', preferredCount: 3 },
-  { product_type: 'iphone16promax', store_id: 'R075', preferredCount: 2 },
-] as const;
+const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
 /**
- * Creates the demo account once (Best plan, two searches) so a newcomer can sign in and
- * look around. Returns the password that works now: a configured one is applied to an
- * existing account too (so the printed login is never wrong); without one, an existing
- * account keeps its password and undefined is returned.
+ * A 14-character password of letters and digits (about 80 bits). base64url's "-" and "_"
+ * could start it, and a password starting with a dash reads as an option when pasted into a
+ * command line (and is easy to miss in the banner).
+ */
+export function generateDemoPassword(): string {
+  let password = '';
+  while (password.length < 14) {
+    for (const byte of randomBytes(16)) {
+      // Bytes past the last whole multiple of the alphabet are skipped, so no letter is likelier.
+      if (byte < 256 - (256 % PASSWORD_ALPHABET.length) && password.length < 14) {
+        password += PASSWORD_ALPHABET[byte % PASSWORD_ALPHABET.length];
+      }
+    }
+  }
+  return password;
+}
+
+/**
+ * Creates the demo account once (Best plan, two searches of models on sale today, see
+ * demo-searches.ts) so a newcomer can sign in and look around; an existing one has the sample
+ * searches of an earlier release moved off retired models. Returns the password that works
+ * now: a configured one is applied to an existing account too (so the printed login is never
+ * wrong); without one, an existing account keeps its password and undefined is returned.
  */
 export async function ensureDemoAccount(
   db: Db,
@@ -32,12 +44,15 @@ export async function ensureDemoAccount(
 ): Promise<{ isCreated: boolean; email: string; password: string | undefined }> {
   const existing = await findIdpAccount(db, { email: DEMO_EMAIL });
   if (existing !== undefined) {
+    // Found, not made: a start under another issuer must not give the demo a second user.
+    const demoUser = await findUserByIdentity(db, { issuer: options.issuer, subject: existing.id });
+    if (demoUser !== undefined) await moveRetiredDemoSearches(db, demoUser);
     if (options.password !== undefined) {
       await changeIdpPassword(db, existing.id, options.password);
     }
     return { isCreated: false, email: DEMO_EMAIL, password: options.password };
   }
-  const password = options.password ?? randomBytes(9).toString('base64url');
+  const password = options.password ?? generateDemoPassword();
   const account = await createIdpAccount(db, {
     email: DEMO_EMAIL,
     password,
@@ -49,22 +64,6 @@ export async function ensureDemoAccount(
     email: DEMO_EMAIL,
   });
   await updateUserPlan(db, user.id, 'best');
-  const bestUser = { ...user, plan: 'best' as const };
-  for (const search of DEMO_SEARCHES) {
-    const store = await findStoreWithCountry(db, search.store_id);
-    const models =
-      store === undefined
-        ? []
-        : await listProductModels(db, search.product_type, store.country_code);
-    await createUserSearch(db, bestUser, {
-      product_type: search.product_type,
-      store_id: search.store_id,
-      include_nearby_store_results: true,
-      send_email_updates: true,
-      product_models: models
-        .slice(0, search.preferredCount)
-        .map((model) => ({ part_number: model.part_number, is_preferred: true })),
-    });
-  }
+  await createDemoSearches(db, { ...user, plan: 'best' });
   return { isCreated: true, email: DEMO_EMAIL, password };
 }

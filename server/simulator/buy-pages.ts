@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { PRODUCT_TYPE_SEEDS, type ProductModelSeed } from '#shared/catalog/index.ts';
-import { isSupportedCountry, getCountryStore } from '#shared/upstream/index.ts';
+import { isSupportedCountry, listCountryPaths } from '#shared/upstream/index.ts';
 import { sendError } from './control-routes.ts';
 import {
   BUY_PAGE_LAYOUTS,
@@ -108,7 +108,9 @@ export function registerBuyPageRoutes(
   const countryByPath = new Map<string, string>();
   for (const model of options.models) {
     if (isSupportedCountry(model.country_code)) {
-      countryByPath.set(getCountryStore(model.country_code).path, model.country_code);
+      for (const path of listCountryPaths(model.country_code)) {
+        countryByPath.set(path, model.country_code);
+      }
     }
   }
 

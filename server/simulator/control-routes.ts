@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AddressBudget } from './address-budget.ts';
 import type { SimCatalog } from './sim-catalog.ts';
 import { FAULT_KINDS, type SimulatorState } from './sim-state.ts';
+import type { StoreListState } from './store-list.ts';
 import type { SimulatorBehaviour } from '#server/config/simulator-settings.ts';
 
 // The /_sim control API: flip stock, inject faults, read counters. Errors use the API's
@@ -36,6 +37,34 @@ export const faultSchema = z.object({
   retry_after_seconds: z.number().int().min(0).max(MAX_FAULT_SECONDS).optional(),
 });
 
+const optionalText = z.string().trim().max(200).nullish();
+
+/** Body of POST /_sim/store-list: list or take off a store; `store` files a new one. */
+export const storeListChangeSchema = z.object({
+  store_id: stockChangeSchema.shape.store_id,
+  listed: z.boolean({ message: 'must be true or false' }),
+  store: z
+    .object({
+      store_name: z.string().trim().min(1, 'must not be empty').max(200),
+      country_locale: z.string().regex(/^[a-z]{2,3}_[A-Z]{2}$/, 'must be a locale such as en_US'),
+      city: z.string().trim().min(1, 'must not be empty').max(200),
+      address1: z.string().trim().min(1, 'must not be empty').max(200),
+      store_slug: z.string().trim().min(1, 'must not be empty').max(200),
+      address2: optionalText,
+      state_code: optionalText,
+      state_name: optionalText,
+      postal_code: optionalText,
+      telephone: optionalText,
+    })
+    .optional(),
+});
+
+/** Body of POST /_sim/store-list-settings: make a locale's store-list answer 404 or not. */
+export const storeListSettingsSchema = z.object({
+  locale: z.string().regex(/^[a-z]{2,3}_[A-Z]{2}$/, 'must be a locale such as th_TH'),
+  missing: z.boolean({ message: 'must be true or false' }),
+});
+
 /** Registers the control API on the simulator. */
 export function registerControlRoutes(
   app: FastifyInstance,
@@ -44,9 +73,49 @@ export function registerControlRoutes(
     state: SimulatorState;
     budget: AddressBudget;
     behaviour: SimulatorBehaviour;
+    directory: StoreListState;
   },
 ): void {
-  const { catalog, state, budget, behaviour } = options;
+  const { catalog, state, budget, behaviour, directory } = options;
+
+  app.post('/_sim/store-list', async (request, reply) => {
+    const parsed = storeListChangeSchema.safeParse(request.body ?? {});
+    if (!parsed.success) return sendInvalid(reply, parsed.error);
+    const { store_id: storeId, listed, store } = parsed.data;
+    if (store !== undefined) {
+      if (!listed) {
+        return sendError(
+          reply,
+          400,
+          'invalid_input',
+          'listed: must be true with a store',
+          'listed',
+        );
+      }
+      directory.listStore({
+        store_id: storeId,
+        ...store,
+        address2: store.address2 ?? null,
+        state_code: store.state_code ?? null,
+        state_name: store.state_name ?? null,
+        postal_code: store.postal_code ?? null,
+        telephone: store.telephone ?? null,
+      });
+    } else if (listed ? !directory.relistStore(storeId) : !directory.unlistStore(storeId)) {
+      const message = listed
+        ? `Store ${storeId} is not off the directory (send \`store\` to list a new one)`
+        : `Store ${storeId} is not listed in the directory`;
+      return sendError(reply, 404, 'not_found', message, 'store_id');
+    }
+    return { store_id: storeId, listed };
+  });
+
+  app.post('/_sim/store-list-settings', async (request, reply) => {
+    const parsed = storeListSettingsSchema.safeParse(request.body ?? {});
+    if (!parsed.success) return sendInvalid(reply, parsed.error);
+    directory.setLocaleMissing(parsed.data.locale, parsed.data.missing);
+    return { missing_locales: directory.listMissingLocales() };
+  });
 
   app.post('/_sim/stock', async (request, reply) => {
     const parsed = stockChangeSchema.safeParse(request.body ?? {});

@@ -6,6 +6,7 @@ import { registerBagPageRoutes } from './bag-page.ts';
 import { registerBuyPageRoutes } from './buy-pages.ts';
 import { registerControlRoutes, sendError } from './control-routes.ts';
 import { registerPickupRoutes } from './pickup-routes.ts';
+import { createStoreListState, registerStoreListRoutes } from './store-list.ts';
 import { buildSimCatalog } from './sim-catalog.ts';
 import { createSimulatorState, FAULT_KINDS, type FaultKind } from './sim-state.ts';
 import {
@@ -27,6 +28,7 @@ export {
 } from '#server/config/simulator-settings.ts';
 export { STORE_SEARCH_ERROR_MESSAGE } from './wire-format.ts';
 export { ANSWERED_PARTS_LIMIT } from './answer-parts.ts';
+export { DEFAULT_MISSING_DIRECTORY_LOCALES } from './store-list.ts';
 
 /**
  * How to start the simulator; the catalog seeds decide what exists. The behaviour fields
@@ -47,6 +49,8 @@ export type UpstreamSimulatorOptions = Partial<SimulatorBehaviour> & {
   now?: () => number;
   /** Length of one stock bucket; defaults to DEFAULT_CHANGE_EVERY_SECONDS. */
   changeEverySeconds?: number;
+  /** Locales whose store-list answers 404; DEFAULT_MISSING_DIRECTORY_LOCALES (Thailand) when unset. */
+  missingDirectoryLocales?: readonly string[];
 };
 
 /** A running simulator and the control API's operations, for in-process callers. */
@@ -97,7 +101,13 @@ export async function startUpstreamSimulator(
       return sendError(reply, statusCode, 'invalid_input', error.message, 'body');
     return sendError(reply, 500, 'internal_error', 'Simulator error');
   });
-  registerControlRoutes(app, { catalog, state, budget, behaviour });
+  const directory = createStoreListState({
+    stores: options.stores,
+    countries: options.countries,
+    missingLocales: options.missingDirectoryLocales,
+  });
+  registerControlRoutes(app, { catalog, state, budget, behaviour, directory });
+  registerStoreListRoutes(app, { directory });
   registerPickupRoutes(app, { catalog, state, budget, behaviour, closing: closing.signal });
   registerBuyPageRoutes(app, { models: options.models });
   registerBagPageRoutes(app, { catalog });

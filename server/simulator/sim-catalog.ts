@@ -1,5 +1,10 @@
 import type { CountrySeed, ProductModelSeed, StoreSeed } from '#shared/catalog/index.ts';
-import { getCountryStore, isSupportedCountry, type DistanceUnit } from '#shared/upstream/index.ts';
+import {
+  getCountryStore,
+  isSupportedCountry,
+  listCountryPaths,
+  type DistanceUnit,
+} from '#shared/upstream/index.ts';
 
 // The simulator's read-only view of the catalog: which country a URL path means, which
 // stores and parts exist there, and which stores are nearest to which.
@@ -72,7 +77,10 @@ export function buildSimCatalog(
   const countryByLocale = new Map<string, string>();
   for (const country of countries) {
     if (!isSupportedCountry(country.country_code)) continue;
-    countryByPath.set(getCountryStore(country.country_code).path, country.country_code);
+    // Alternative language paths (Hong Kong's /hk/, /hk-zh/) answer as the country's own.
+    for (const path of listCountryPaths(country.country_code)) {
+      countryByPath.set(path, country.country_code);
+    }
     countryByLocale.set(country.locale_code, country.country_code);
   }
   const storesByCountry = new Map<string, SimStore[]>();

@@ -30,6 +30,11 @@ export const catalogModelEntrySchema = z.strictObject({
   name: buildCatalogTextSchema({ max: 200, emptyMessage: 'must name the model' }),
   /** Keys of the file's `sources` (at least one): where this number was seen. */
   source: z.array(sourceKeySchema).min(1, 'must name at least one source'),
+  /**
+   * True when only one public source shows this number: it is kept, but a buy-page read
+   * should confirm it. Such a part names exactly that one source.
+   */
+  single_source: z.boolean().optional(),
   /** The date it was known to be no longer sold; absent while it is sold. */
   retired: catalogDateSchema.optional(),
 });
@@ -156,6 +161,9 @@ function findConsistencyErrors(file: CatalogFile): string[] {
           errors.push(`${part}: unknown source ${quoteForMessage(source)}`);
         }
       }
+      if (model.single_source === true && model.source.length !== 1) {
+        errors.push(`${part}: single_source names ${model.source.length} sources; it needs one`);
+      }
     }
   }
   return errors;
@@ -199,6 +207,23 @@ export function getActiveBuyPage(
   return isRetired ? null : (type.buy_page ?? null);
 }
 
+/** Label that opens the spelled-out sources of a part only one public source shows. */
+export const SINGLE_SOURCE_LABEL = 'single source';
+
+/**
+ * A model's sources spelled out, as the database keeps them: "K: ... | S-U1: ...", opened by
+ * "single source: " when only one public source shows the number.
+ */
+export function describeModelSources(
+  file: Pick<CatalogFile, 'sources'>,
+  model: Pick<CatalogTypeEntry['models'][number], 'source' | 'single_source'>,
+): string {
+  const spelled = model.source
+    .map((key) => `${key}: ${Object.hasOwn(file.sources, key) ? file.sources[key] : ''}`)
+    .join(' | ');
+  return model.single_source === true ? `${SINGLE_SOURCE_LABEL}: ${spelled}` : spelled;
+}
+
 /** Turns a file into database rows: types in file order, models with sources spelled out. */
 export function expandCatalogFile(file: CatalogFile): {
   types: ProductTypeSeed[];
@@ -223,9 +248,7 @@ export function expandCatalogFile(file: CatalogFile): {
         country_code: model.country,
         part_number: model.part_number,
         display_name: model.name,
-        source: model.source
-          .map((key) => `${key}: ${Object.hasOwn(file.sources, key) ? file.sources[key] : ''}`)
-          .join(' | '),
+        source: describeModelSources(file, model),
         retired_on: getModelRetirement(type, model),
       });
     }

@@ -10,6 +10,7 @@ export * from './families.ts';
 export * from './models.ts';
 export * from './catalog-file.ts';
 export * from './locale.ts';
+export * from './country-from-locale.ts';
 export * from './store-directory.ts';
 export * from './catalog-diff.ts';
 export * from './watch-kits.ts';

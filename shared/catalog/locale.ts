@@ -1,5 +1,6 @@
-import { COUNTRY_SEEDS } from './countries.ts';
-import type { CountrySeed } from './types.ts';
+// Pure Intl look-ups, free of the store seed: the web app imports this file, and the seed
+// (store-seed.json, some 340 KB) must stay out of its bundle. describeCountryFromLocale, which
+// needs the seeded countries, lives in country-from-locale.ts.
 
 // Apple writes locales with an underscore ("en_US", "zh_CN"); Intl wants a hyphen.
 function toLanguageTag(locale: string): string {
@@ -25,21 +26,4 @@ export function getCountryDisplayName(countryCode: string): string {
   } catch {
     return countryCode;
   }
-}
-
-/**
- * The country a store-directory locale belongs to: the seeded entry when there is one,
- * otherwise a new one named by Intl, so a directory import can create missing countries.
- */
-export function describeCountryFromLocale(locale: string): CountrySeed | undefined {
-  const countryCode = localeToCountryCode(locale);
-  if (countryCode === undefined) return undefined;
-  const localeCode = locale.trim().replaceAll('-', '_');
-  const seeded = COUNTRY_SEEDS.find((country) => country.locale_code === localeCode);
-  if (seeded !== undefined) return seeded;
-  return {
-    country_code: countryCode,
-    locale_code: localeCode,
-    display_name: getCountryDisplayName(countryCode),
-  };
 }

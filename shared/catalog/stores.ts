@@ -1,13 +1,31 @@
-import { ASIA_PACIFIC_STORES } from './stores-asia-pacific.ts';
-import { EUROPE_STORES } from './stores-europe.ts';
-import { NORTH_AMERICA_EAST_STORES } from './stores-north-america-east.ts';
-import { NORTH_AMERICA_WEST_STORES } from './stores-north-america-west.ts';
-import type { StoreSeed } from './types.ts';
+import storeSeedJson from './store-seed.json' with { type: 'json' };
+import { parseStoreSeedFile, type StoreSeedFile } from './store-seed-file.ts';
+import type { CountrySeed, StoreSeed } from './types.ts';
 
-/** Every store of the curated seed: dense clusters so nearby-store lists have real neighbours. */
-export const STORE_SEEDS: readonly StoreSeed[] = [
-  ...NORTH_AMERICA_EAST_STORES,
-  ...NORTH_AMERICA_WEST_STORES,
-  ...EUROPE_STORES,
-  ...ASIA_PACIFIC_STORES,
-];
+// Every Apple Store ships as data (store-seed.json, format in store-seed-file.ts, rebuilt by
+// bin/build-store-seed.ts): a new store is an edit to that file or a directory import, not code.
+
+function loadStoreSeedFile(): StoreSeedFile {
+  const result = parseStoreSeedFile(storeSeedJson);
+  if (!result.ok) throw new Error(`store-seed.json is invalid:\n${result.errors.join('\n')}`);
+  return result.file;
+}
+
+/** The store seed file bundled with this release, validated, with every store's sources. */
+export const BUNDLED_STORE_SEED: StoreSeedFile = loadStoreSeedFile();
+
+/** Every store of the bundled seed, as the database and the simulator take them. */
+export const STORE_SEEDS: readonly StoreSeed[] = BUNDLED_STORE_SEED.stores.map(
+  ({
+    source: _source,
+    coordinate_precision: _precision,
+    coordinate_source: _coordinateSource,
+    time_zone_source: _timeZoneSource,
+    ...store
+  }) => store,
+);
+
+/** Every country with stores in the bundled seed, in display order. */
+export const STORE_SEED_COUNTRIES: readonly CountrySeed[] = BUNDLED_STORE_SEED.countries.map(
+  ({ source: _source, ...country }) => country,
+);

@@ -23,10 +23,12 @@ export type StoreSeed = {
   store_slug: string;
   latitude: number;
   longitude: number;
+  /** IANA zone ("Europe/London"); the seed carries one for every store (store-seed.json). */
+  time_zone?: string | null;
 };
 
-/** A store read from Apple's directory, which carries no coordinates. */
-export type DirectoryStore = Omit<StoreSeed, 'latitude' | 'longitude'> & {
+/** A store read from Apple's directory, which carries no coordinates nor time zone. */
+export type DirectoryStore = Omit<StoreSeed, 'latitude' | 'longitude' | 'time_zone'> & {
   latitude: null;
   longitude: null;
 };

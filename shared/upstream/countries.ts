@@ -8,6 +8,11 @@ export type CountryStore = {
   acceptLanguage: string;
   /** Unit Apple uses for store distances there, used when the answer does not say. */
   distanceUnit: DistanceUnit;
+  /**
+   * The same store under another language's path ("hk" and "hk-zh" for Hong Kong's Chinese
+   * store), as public checkers ask it; `path` stays the one Shelfwatch asks.
+   */
+  alternativePaths?: readonly string[];
 };
 
 // One entry per locale in Apple's store directory. Where Apple runs several languages for a
@@ -28,10 +33,20 @@ const COUNTRY_STORES: Readonly<Record<string, CountryStore>> = {
   AT: { path: 'at', acceptLanguage: 'de-AT,de;q=0.9,en;q=0.8', distanceUnit: 'km' },
   CH: { path: 'chfr', acceptLanguage: 'fr-CH,fr;q=0.9,en;q=0.8', distanceUnit: 'km' },
   SE: { path: 'se', acceptLanguage: 'sv-SE,sv;q=0.9,en;q=0.8', distanceUnit: 'km' },
-  HK: { path: 'hk/en', acceptLanguage: 'en-HK,en;q=0.9', distanceUnit: 'km' },
+  // Checkers ask Hong Kong's Chinese store too: /hk/ (Dgon5000/iphone-stock-watch-hk,
+  // check_stock.py, pickup-message) and /hk-zh/ (ZoeRamirie/apple-store-monitor, 2025-10-06;
+  // ENCHIGO/apple-pickup-watcher, data/generate.py).
+  HK: {
+    path: 'hk/en',
+    acceptLanguage: 'en-HK,en;q=0.9',
+    distanceUnit: 'km',
+    alternativePaths: ['hk', 'hk-zh'],
+  },
   MO: { path: 'mo', acceptLanguage: 'en-MO,en;q=0.9', distanceUnit: 'km' },
   TW: { path: 'tw', acceptLanguage: 'zh-TW,zh;q=0.9,en;q=0.8', distanceUnit: 'km' },
   SG: { path: 'sg', acceptLanguage: 'en-SG,en;q=0.9', distanceUnit: 'km' },
+  // Not in the 2022 directory; the path as ENCHIGO/apple-pickup-watcher asks it (en_MY: /my).
+  MY: { path: 'my', acceptLanguage: 'en-MY,en;q=0.9', distanceUnit: 'km' },
   KR: { path: 'kr', acceptLanguage: 'ko-KR,ko;q=0.9,en;q=0.8', distanceUnit: 'km' },
   TH: { path: 'th', acceptLanguage: 'th-TH,th;q=0.9,en;q=0.8', distanceUnit: 'km' },
   TR: { path: 'tr', acceptLanguage: 'tr-TR,tr;q=0.9,en;q=0.8', distanceUnit: 'km' },
@@ -54,6 +69,12 @@ export function isSupportedCountry(countryCode: string): boolean {
 /** Every supported country code, for catalog checks and tests. */
 export function listSupportedCountries(): string[] {
   return Object.keys(COUNTRY_STORES);
+}
+
+/** Every path that addresses a country's store: its own first, then the alternatives. */
+export function listCountryPaths(countryCode: string): string[] {
+  const store = getCountryStore(countryCode);
+  return [store.path, ...(store.alternativePaths ?? [])];
 }
 
 /** Looks up a country; throws because an unknown country is a caller bug, not an upstream state. */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../database.ts';
 import type {
   CountriesTable,
@@ -57,6 +57,12 @@ export type StorePlaceRow = {
   country_code: string | null;
 };
 
+/**
+ * A store's name as search cards show it: "Apple Fifth Avenue (closed)" once the directory no
+ * longer lists it, so a search of a closed store says so wherever its card goes.
+ */
+export const closedStoreName = sql<string>`case when st.closed_on is null then st.store_name else st.store_name || ' (closed)' end`;
+
 /** Every store's place (see StorePlaceRow). */
 export async function listStorePlaces(db: Executor): Promise<StorePlaceRow[]> {
   return await db
@@ -64,7 +70,7 @@ export async function listStorePlaces(db: Executor): Promise<StorePlaceRow[]> {
     .leftJoin('countries as c', 'c.locale_code', 'st.country_locale')
     .select([
       'st.store_id',
-      'st.store_name',
+      closedStoreName.as('store_name'),
       'st.city as store_city',
       'st.state_code as store_state',
       'c.country_code',
@@ -176,7 +182,7 @@ export async function insertLearnedStores(
   if (stores.length === 0) return [];
   const rows = await db
     .insertInto('stores')
-    .values(stores.map((store) => ({ ...store, updated_at: new Date() })))
+    .values(stores.map((store) => ({ ...store, is_learned: true, updated_at: new Date() })))
     .onConflict((conflict) => conflict.column('store_id').doNothing())
     .returning('store_id')
     .execute();
@@ -208,6 +214,9 @@ export async function upsertStores(db: Executor, stores: readonly NewStore[]): P
           store_slug: eb.ref('excluded.store_slug'),
           latitude: eb.fn.coalesce('excluded.latitude', 'stores.latitude'),
           longitude: eb.fn.coalesce('excluded.longitude', 'stores.longitude'),
+          time_zone: eb.fn.coalesce('excluded.time_zone', 'stores.time_zone'),
+          // Listed by the directory or the seed now: no longer only known from answers.
+          is_learned: false,
           updated_at: eb.ref('excluded.updated_at'),
         })),
       )

@@ -4,8 +4,9 @@ import { launchBrowser } from '#tests/helpers/browser.ts';
 import { startTestStack, type TestStack } from '#tests/helpers/stack.ts';
 import { chooseOption, ensureWebsiteBuilt, signIn } from './site-helpers.ts';
 
-// In the bundled catalog iPhone 17 Pro (and 17 Pro Max) are retired in the US since
-// 2026-09-18 and still sold in Australia.
+// In the bundled catalog iPhone 17 Pro Max is retired in the US (and in Australia, Japan,
+// China and Singapore since 2026-09-11) and still sold in Germany; iPhone 17 Pro is sold
+// nowhere any more.
 const USER = {
   email: 'retired@example.com',
   password: 'a long enough password',
@@ -32,7 +33,7 @@ afterAll(async () => {
 describe('a product type retired in one country, in the browser', { timeout: 90_000 }, () => {
   let searchId = '';
 
-  it('is not offered at a US store but is at an Australian one, where a search is created', async () => {
+  it('is not offered at a US store but is at a German one, where a search is created', async () => {
     await signIn(page, stack.baseUrl, USER.email, USER.password);
     await page.getByRole('button', { name: 'Create new search' }).first().click();
     await page.getByRole('dialog').waitFor();
@@ -48,13 +49,13 @@ describe('a product type retired in one country, in the browser', { timeout: 90_
     await product.fill('');
     await page.keyboard.press('Escape');
 
-    await chooseOption(page, 'Select a store', 'Sydney', /^Sydney \| Sydney, NSW$/);
-    await chooseOption(page, 'Select a product', 'iPhone 17 Pro', /^iPhone 17 Pro$/);
+    await chooseOption(page, 'Select a store', 'Altmarkt', /^Altmarkt-Galerie \| Dresden$/);
+    await chooseOption(page, 'Select a product', 'iPhone 17 Pro Max', /^iPhone 17 Pro Max$/);
     await page.getByRole('button', { name: 'Create search' }).click();
     await page.waitForURL(/\/search\/[0-9a-f-]{36}$/);
     searchId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
-    await page.getByRole('heading', { name: 'iPhone 17 Pro', level: 1 }).waitFor();
-    await page.getByText('near Sydney | Sydney, NSW').waitFor();
+    await page.getByRole('heading', { name: 'iPhone 17 Pro Max', level: 1 }).waitFor();
+    await page.getByText('near Altmarkt-Galerie | Dresden').waitFor();
     expect(await page.getByText('No longer sold').count()).toBe(0);
   });
 
@@ -69,7 +70,7 @@ describe('a product type retired in one country, in the browser', { timeout: 90_
     const heading = page.getByRole('heading', { level: 1 });
     await heading.getByText('No longer sold').waitFor();
     await page.getByText('near Fifth Avenue | New York, NY').waitFor();
-    await page.getByText('iPhone 17 Pro (no longer sold)').first().waitFor();
+    await page.getByText('iPhone 17 Pro Max (no longer sold)').first().waitFor();
     // Its models are still listed, so its preferred models can still be chosen.
     const preferred = page.getByRole('group', { name: 'Preferred models' }).getByRole('checkbox');
     await preferred.first().waitFor();
@@ -82,7 +83,7 @@ describe('a product type retired in one country, in the browser', { timeout: 90_
       .poll(
         async () => {
           await page.reload();
-          await page.getByText('iPhone 17 Pro').first().waitFor();
+          await page.getByText('iPhone 17 Pro Max').first().waitFor();
           return await page.getByText('No longer sold').count();
         },
         { timeout: 30_000, interval: 2_000 },

@@ -60,6 +60,7 @@ describe('public catalog endpoints', () => {
         'address1',
         'address2',
         'city',
+        'closed_on',
         'country_locale',
         'postal_code',
         'state_code',
@@ -121,9 +122,11 @@ describe('public catalog endpoints', () => {
       snapshot(first, 'available'),
       snapshot(second, 'available'),
       snapshot(third, 'unavailable'),
-      // iPhone 17 Pro is retired in the US only: Sydney's stock counts, Fifth Avenue's does not.
-      snapshot('MG7K4LL/A', 'available'),
-      { ...snapshot('MG8G4X/A', 'available'), store_id: 'R238' },
+      // iPhone 17 Pro Max is retired in the US (and Australia) but still sold in Germany:
+      // Dresden's stock counts, Fifth Avenue's and Sydney's do not.
+      snapshot('MFXG4LL/A', 'available'),
+      { ...snapshot('MFYM4X/A', 'available'), store_id: 'R238' },
+      { ...snapshot('MFYM4ZD/A', 'available'), store_id: 'R430' },
     ]);
     // Served from memory: the new counts show once the 15 s cache has been refreshed. Newest
     // types lead; a retired type's leftover stock is not offered on the landing page, nor a
@@ -137,7 +140,7 @@ describe('public catalog endpoints', () => {
       )
       .toEqual([
         { product_type: 'iphone18pro', inventory: [{ store_id: 'R095', product_count: 2 }] },
-        { product_type: 'iphone17pro', inventory: [{ store_id: 'R238', product_count: 1 }] },
+        { product_type: 'iphone17promax', inventory: [{ store_id: 'R430', product_count: 1 }] },
         { product_type: 'iphone16', inventory: [{ store_id: 'R095', product_count: 1 }] },
       ]);
   });

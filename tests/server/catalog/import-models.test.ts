@@ -118,7 +118,7 @@ describe('shelfwatch catalog import-models', () => {
     expect(result.stderr).not.toContain('Error');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Product types added (1):\n  iphoneduo\n');
-    expect(result.stdout).toContain('Parts added (24):');
+    expect(result.stdout).toContain('Parts added (32):');
     expect(result.stdout).toContain('  MK1E4LL/A (US, iPhone Duo 256GB Star White)');
     expect(result.stdout).toContain('Dry run: nothing was changed.');
     expect(await listProductIds()).not.toContain('iphoneduo');
@@ -165,7 +165,7 @@ describe('shelfwatch catalog import-models', () => {
     );
     const result = await runCli(['catalog', 'import-models', file]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Parts retired (6):');
+    expect(result.stdout).toContain('Parts retired (8):');
     const { models } = await readCatalogRows(api.testDb.db);
     const retired = models.filter((m) => m.product_id === 'iphoneduo' && m.retired_on !== null);
     expect(retired.map((m) => m.display_name).every((name) => name.includes('2TB'))).toBe(true);
@@ -174,10 +174,11 @@ describe('shelfwatch catalog import-models', () => {
 
   it('refuses parts of a country the catalog lacks', async () => {
     const file = await writeCatalog(
-      'malaysia.json',
+      'new-zealand.json',
       duoFile((duo) => {
         duo.models.push({
-          country: 'MY',
+          // New Zealand has no Apple Store, so the catalog has no such country.
+          country: 'NZ',
           part_number: 'MFYM4X/A',
           name: 'iPhone 17 Pro Max 256GB Silver',
           source: ['A'],
@@ -187,7 +188,7 @@ describe('shelfwatch catalog import-models', () => {
     const result = await runCli(['catalog', 'import-models', file]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'product type iphoneduo > part MFYM4X/A (MY): unknown country MY',
+      'product type iphoneduo > part MFYM4X/A (NZ): unknown country NZ',
     );
   }, 60_000);
 });

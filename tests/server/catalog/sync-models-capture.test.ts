@@ -58,6 +58,12 @@ describe.runIf(hasCapture)('catalog sync-models fed the AU capture as Apple’s 
       .set({ buy_page: '/shop/buy-iphone/iphone-17-pro' })
       .where('product_id', 'in', ['iphone17pro', 'iphone17promax'])
       .execute();
+    await testDb.db
+      .updateTable('product_models')
+      .set({ retired_on: null })
+      .where('country_code', '=', 'AU')
+      .where('product_id', 'in', ['iphone17pro', 'iphone17promax'])
+      .execute();
     // All but one AU model of each type are removed (one stays so the page is read in AU): each
     // removed part must be read back with its name.
     const kept = TYPES.map(

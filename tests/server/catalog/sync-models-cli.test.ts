@@ -78,7 +78,7 @@ describe('shelfwatch catalog sync-models on the command line', () => {
     expect(result.stdout).toContain('Product types changed (1):\n  macstudio: buy_page\n');
     const { types, models } = await readCatalogRows(testDb.db);
     expect(types.find((type) => type.product_id === 'macstudio')?.buy_page).toBeNull();
-    expect(models.find((model) => model.part_number === 'MU963LL/A')?.retired_on).toBeNull();
+    expect(models.find((model) => model.part_number === 'MHL64LL/A')?.retired_on).toBeNull();
   }, 60_000);
 
   it('fails loudly, naming the page, when the store answers no products', async () => {

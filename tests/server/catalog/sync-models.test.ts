@@ -113,7 +113,7 @@ describe('catalog sync-models against the simulator’s buy pages', () => {
         ? new Response('<html><title>iPhone Duo</title></html>', { status: 200 })
         : await fetch(input, init);
     const result = await sync({ fetchPage: emptyDuoPages });
-    expect(result.problems).toHaveLength(3);
+    expect(result.problems).toHaveLength(4);
     expect(result.problems[0]).toMatch(
       /\/shop\/buy-iphone\/iphone-duo: no products \(it carries neither PRODUCT_SELECTION_BOOTSTRAP nor script#metrics\)$/,
     );
@@ -140,7 +140,7 @@ describe('catalog sync-models against the simulator’s buy pages', () => {
     expect(result.pagesRetired).toEqual([]);
     expect(result.problems).toEqual([
       expect.stringMatching(
-        /\/uk\/shop\/buy-iphone\/iphone-duo: redirected \(301\) to http:\/\/localhost:\d+\/uk\/iphone\/; the page is kept since it did not redirect in CA, US$/,
+        /\/uk\/shop\/buy-iphone\/iphone-duo: redirected \(301\) to http:\/\/localhost:\d+\/uk\/iphone\/; the page is kept since it did not redirect in AE, CA, US$/,
       ),
     ]);
     expect((await findType('iphoneduo'))?.buy_page).toBe('/shop/buy-iphone/iphone-duo');
@@ -153,7 +153,7 @@ describe('catalog sync-models against the simulator’s buy pages', () => {
     });
     const result = await sync();
     expect(result.pagesRetired).toEqual([
-      '/shop/buy-iphone/iphone-duo: redirects (301) in CA (to /ca/iphone/), GB (to /uk/iphone/), US (to /iphone/)',
+      '/shop/buy-iphone/iphone-duo: redirects (301) in AE (to /ae/iphone/), CA (to /ca/iphone/), GB (to /uk/iphone/), US (to /iphone/)',
     ]);
     expect(result.problems).toEqual([]);
     expect(result.summary.typesChanged).toEqual(['iphoneduo: buy_page']);

@@ -92,8 +92,8 @@ describe('planBuyPageVisits over the bundled catalog', () => {
   });
 
   it('reads a type’s page only in the countries where it is still sold', () => {
-    expect(visited('iphone17')).toEqual(['AU', 'CN', 'JP', 'SG', 'US']);
-    expect(visited('iphone18pro')).toEqual(['CA', 'GB', 'US']);
+    expect(visited('iphone17')).toEqual(['AU', 'CN', 'HK', 'JP', 'SG', 'TW', 'US']);
+    expect(visited('iphone18pro')).toEqual(['AE', 'CA', 'GB', 'HK', 'TH', 'US']);
   });
 
   it('no longer reads the iPhone 17 Pro page, retired since 2026-09-11, though its models sell on', () => {

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '#server/catalog/catalog-seed.ts';
-import { DEMO_EMAIL, ensureDemoAccount } from '#server/searches/demo-account.ts';
+import {
+  DEMO_EMAIL,
+  ensureDemoAccount,
+  generateDemoPassword,
+} from '#server/searches/demo-account.ts';
 import { verifyIdpCredentials } from '#server/identity/index.ts';
 import { createTestDatabase, type TestDatabase } from '#tests/helpers/test-database.ts';
 
@@ -25,6 +29,13 @@ describe('ensureDemoAccount', () => {
     const again = await ensureDemoAccount(database.db, { issuer: ISSUER, password: undefined });
     expect(again).toEqual({ isCreated: false, email: DEMO_EMAIL, password: undefined });
     expect(await verifyIdpCredentials(database.db, DEMO_EMAIL, first.password ?? '')).toBeDefined();
+  });
+
+  it('never generates a demo password with a leading dash (letters and digits only)', () => {
+    // 2,000 draws: with base64url, about 30 of them would have started with "-" or "_".
+    const passwords = Array.from({ length: 2000 }, () => generateDemoPassword());
+    for (const password of passwords) expect(password).toMatch(/^[A-Za-z2-9]{14}$/);
+    expect(new Set(passwords).size).toBe(passwords.length);
   });
 
   it('applies a configured password to an existing account so the printed login works', async () => {

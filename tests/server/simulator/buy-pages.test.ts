@@ -60,12 +60,16 @@ describe('simulator buy pages', () => {
     expect(page.text).toContain('"btrOrFdPartNumber":null,"type":"CONFIGURABLE"');
     const read = parseBuyPage(page.text);
     expect(read).toMatchObject({ hasSelectionData: true, hasMetrics: false, problems: [] });
-    expect(read.products.find((p) => p.partNumber === 'MU9D3LL/A')).toEqual({
-      partNumber: 'MU9D3LL/A',
+    // The M4 Mac mini is retired since the 2026 refresh: off the page, its successors on it.
+    expect(read.products.some((p) => p.partNumber === 'MU9D3LL/A')).toBe(false);
+    expect(read.products.map((p) => p.partNumber).sort()).toEqual(['MHQK4LL/A', 'MHQN4LL/A']);
+    const studio = parseBuyPage((await getPage('/shop/buy-mac/mac-studio')).text);
+    expect(studio.products.find((p) => p.partNumber === 'MHL64LL/A')).toEqual({
+      partNumber: 'MHL64LL/A',
       name: null,
       title: null,
       familyType: null,
-      details: ['M4 16GB/256GB'],
+      details: ['M5 Max 36GB/512GB'],
     });
     const imac = parseBuyPage((await getPage('/shop/buy-mac/imac')).text);
     expect(imac.products.find((p) => p.partNumber === 'MWUF3LL/A')?.details).toEqual([

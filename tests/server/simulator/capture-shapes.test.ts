@@ -160,3 +160,24 @@ describe.skipIf(!HAS_CAPTURES)('the structural comparison', () => {
     expect(compareShapes([ae], [ae])).toEqual([]);
   });
 });
+
+const STORE_LIST = path.resolve(process.cwd(), '../shared/reference/apple/store-list.json');
+const HAS_STORE_LIST = existsSync(STORE_LIST);
+
+describe.skipIf(!HAS_STORE_LIST)(
+  `the simulator’s store directory against Apple’s${HAS_STORE_LIST ? '' : ` (skipped: ${STORE_LIST} is absent)`}`,
+  () => {
+    let harness: SimulatorHarness;
+    beforeAll(async () => {
+      harness = await startSimulatorHarness();
+    });
+    afterAll(async () => harness.close());
+
+    it('answers rsp-web/store-list in the shape of the captured en_US directory', async () => {
+      const capture = JSON.parse(readFileSync(STORE_LIST, 'utf8')) as unknown;
+      const answer = await harness.getFrom('/rsp-web/store-list?locale=en_US');
+      expect(answer.status).toBe(200);
+      expect(compareShapes([capture], [JSON.parse(answer.text) as unknown])).toEqual([]);
+    });
+  },
+);

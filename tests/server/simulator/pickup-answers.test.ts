@@ -90,8 +90,9 @@ describe('upstream simulator pickup answers', () => {
     expect(answer.endpoint).toBe('pickup-message');
     expect(new URL(answer.url).pathname).toBe('/uk/shop/retail/pickup-message');
     expect(answer.location).toBe('W1B 2EL');
+    // Apple answers a location with its twelve nearest stores; the UK has more.
     expect(answer.stores.length).toBe(
-      STORE_SEEDS.filter((store) => store.country_locale === 'en_GB').length,
+      Math.min(12, STORE_SEEDS.filter((store) => store.country_locale === 'en_GB').length),
     );
     expectNearestFirst(answer, 'R092', 'mi');
     // Apple's captured answer for Regent Street lists Covent Garden at 0.81 mi.

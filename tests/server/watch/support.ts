@@ -82,6 +82,12 @@ export async function startWatchHarness(
     intervalSeconds?: number;
     testDb?: TestDatabase;
     startMs?: number;
+    /**
+     * The simulator's stock schedule: seed and bucket length. By default seed 11 and a schedule
+     * that never moves (only a test's flips change stock); the alert-volume bench passes the
+     * simulator's own defaults (seed 1, 300 s) for its churn.
+     */
+    schedule?: { seed: number; changeEverySeconds: number };
     /** Simulator settings; by default Apple today without the per-address block. */
     simulator?: Partial<SimulatorBehaviour>;
     /** Egress addresses; by default one direct address through the global fetch. */
@@ -99,9 +105,9 @@ export async function startWatchHarness(
   const now = (): number => clock;
   const simulator = await startUpstreamSimulator({
     port: await getFreePort(),
-    seed: 11,
+    seed: options.schedule?.seed ?? 11,
     // A schedule that never moves during a test: only the test's flips change stock.
-    changeEverySeconds: 365 * 24 * 3600,
+    changeEverySeconds: options.schedule?.changeEverySeconds ?? 365 * 24 * 3600,
     stores: STORE_SEEDS,
     models: PRODUCT_MODEL_SEEDS,
     countries: COUNTRY_SEEDS,

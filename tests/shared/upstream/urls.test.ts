@@ -124,8 +124,10 @@ describe('country map', () => {
     ]);
   });
 
-  it('covers every locale of Apple store directory and accepts UK as GB', () => {
-    expect(listSupportedCountries()).toHaveLength(25);
+  it('covers every locale of Apple store directory, and Malaysia, and accepts UK as GB', () => {
+    // The 25 locales of the 2022 directory, and Malaysia (store seed, R742).
+    expect(listSupportedCountries()).toHaveLength(26);
+    expect(isSupportedCountry('MY')).toBe(true);
     expect(normalizeCountryCode(' uk ')).toBe('GB');
     expect(isSupportedCountry('gb')).toBe(true);
     expect(isSupportedCountry('ZZ')).toBe(false);
