@@ -115,6 +115,14 @@ const RefundRoute = lazyScreen(
   () => import('./routes/legal.tsx'),
   (m) => m.RefundRoute,
 );
+const WebhookDocsRoute = lazyScreen(
+  () => import('./routes/legal.tsx'),
+  (m) => m.WebhookDocsRoute,
+);
+const StatusRoute = lazyScreen(
+  () => import('./routes/status.tsx'),
+  (m) => m.StatusRoute,
+);
 const NotFoundRoute = lazyScreen(
   () => import('./routes/not-found.tsx'),
   (m) => m.NotFoundRoute,
@@ -208,6 +216,10 @@ export const appRoutes: RouteObject[] = [
             element: <SupportRoute />,
           },
           {
+            path: 'status',
+            element: <StatusRoute />,
+          },
+          {
             path: 'tos',
             element: <TermsRoute />,
           },
@@ -218,6 +230,10 @@ export const appRoutes: RouteObject[] = [
           {
             path: 'refund-policy',
             element: <RefundRoute />,
+          },
+          {
+            path: 'docs/webhooks',
+            element: <WebhookDocsRoute />,
           },
           {
             path: '*',

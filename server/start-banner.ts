@@ -13,6 +13,13 @@ export type StartBannerInput = {
 };
 
 /**
+ * Said instead of the demo password on later starts (only its hash is kept): where it was and
+ * how to choose a new one (a configured password is applied to the existing demo account).
+ */
+export const DEMO_PASSWORD_RESET_HINT =
+  '(printed on the first start; to reset it, start once with SHELFWATCH_DEMO_PASSWORD=<new password>)';
+
+/**
  * The block `npm start` prints once everything is up: where to go, how to sign in, where the
  * metrics token is, where alerts end up and how to stop. Plain lines, written in one piece, so
  * no log line can land in the middle of it.
@@ -30,9 +37,7 @@ export function formatStartBanner({ config, stack, startedInMs }: StartBannerInp
     ],
   ];
   if (stack.demo !== undefined) {
-    const password =
-      stack.demo.password ??
-      '(the password printed on the first start, or SHELFWATCH_DEMO_PASSWORD)';
+    const password = stack.demo.password ?? DEMO_PASSWORD_RESET_HINT;
     rows.push([
       'Demo login',
       `${stack.demo.email} / ${password}${stack.demo.isCreated ? ' (created now)' : ''}`,

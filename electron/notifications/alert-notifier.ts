@@ -1,4 +1,5 @@
 import type { LocalAlert } from '#shared/watch/local/index.ts';
+import { describePickupQuote } from '#shared/domain/pickup-quote.ts';
 
 // Native notifications through Electron's Notification. Since Electron 44 macOS posts them
 // through UNUserNotificationCenter, which refuses an unsigned app or one the user turned off
@@ -76,7 +77,11 @@ export function formatAlertNotification(alert: LocalAlert): { title: string; bod
     alert.distanceMiles === null || alert.distanceMiles === 0
       ? ''
       : ` (${alert.distanceMiles < 10 ? alert.distanceMiles.toFixed(1) : Math.round(alert.distanceMiles)} mi away)`;
-  const quote = alert.pickupQuote ?? `Available for pickup at ${alert.storeName}`;
+  // "Available Wed 23 Sep" is marked "(not today)" so it never reads like today's pickup.
+  const quote =
+    alert.pickupQuote === null
+      ? `Available for pickup at ${alert.storeName}`
+      : describePickupQuote(alert.pickupQuote);
   return {
     title: `${alert.displayName} is in stock`,
     body: `${quote}${distance}`,

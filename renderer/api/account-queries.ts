@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Account, AccountUpdate, QuietHoursSettings } from '#shared/api/account.ts';
+import type {
+  Account,
+  AccountUpdate,
+  QuietHoursSettings,
+  TimeZoneUpdate,
+} from '#shared/api/account.ts';
 import { useApi } from './api-client.ts';
 import { queryKeys } from './query-keys.ts';
 
@@ -46,6 +51,19 @@ export function useSaveQuietHours() {
   return useMutation({
     mutationFn: async (hours: QuietHoursSettings) =>
       (await privateApi.patch<Account>('/account/quiet-hours', hours)).data,
+    onSuccess: (account) => {
+      queryClient.setQueryData(queryKeys.myAccount, account);
+    },
+  });
+}
+
+/** PATCH /v2/account/time-zone: the zone alert times are written in; the answer replaces the cache. */
+export function useSaveTimeZone() {
+  const { privateApi } = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (update: TimeZoneUpdate) =>
+      (await privateApi.patch<Account>('/account/time-zone', update)).data,
     onSuccess: (account) => {
       queryClient.setQueryData(queryKeys.myAccount, account);
     },

@@ -39,7 +39,7 @@ export class HttpStatusError extends Error {
 }
 
 /** The fields of an error body (shared/api/errors.ts), each absent when missing. */
-export type ReadErrorBody = { code?: string; reason?: string; message?: string };
+export type ReadErrorBody = { code?: string; reason?: string; message?: string; field?: string };
 
 /** The HTTP status of a failed API call, undefined when there was no answer. */
 export function readErrorStatus(error: unknown): number | undefined {
@@ -68,10 +68,15 @@ export function readErrorBody(error: unknown): ReadErrorBody {
   if (typeof body !== 'object' || body === null) {
     return {};
   }
-  const { code, reason, message } = body as Record<string, unknown>;
+  const { code, reason, message, field } = body as Record<string, unknown>;
   const readText = (value: unknown) =>
     typeof value === 'string' && value !== '' ? value : undefined;
-  return { code: readText(code), reason: readText(reason), message: readText(message) };
+  return {
+    code: readText(code),
+    reason: readText(reason),
+    message: readText(message),
+    ...(readText(field) === undefined ? {} : { field: readText(field) }),
+  };
 }
 
 /** The error's machine code (shared/api/errors.ts), if the server sent one. */
@@ -82,6 +87,58 @@ export function readErrorCode(error: unknown): string | undefined {
 /** The text to show for a failed request: the spec's generic text when nothing answered. */
 export function describeRequestError(error: unknown, answeredText: string): string {
   return isUnansweredRequest(error) ? UNEXPECTED_ERROR_TEXT : answeredText;
+}
+
+/** How a form names the fields the server may refuse (an API key is not a word to show). */
+const FIELD_NAMES: Readonly<Record<string, string>> = {
+  url: 'address',
+  server_url: 'server URL',
+  topic: 'topic',
+  token: 'access token',
+  bot_token: 'bot token',
+  chat_id: 'chat id',
+  label: 'name',
+  kind: 'channel type',
+  email: 'email address',
+  phone_number: 'phone number',
+  send_text_updates: 'text updates setting',
+  max_distance_miles: 'distance',
+};
+
+/** "server URL" for `server_url`; an unknown key in words ("product_models.1" -> "product models"). */
+function nameField(field: string): string {
+  const known = FIELD_NAMES[field] ?? FIELD_NAMES[field.split('.')[0] ?? ''];
+  return known ?? field.replace(/\.\d+/g, '').replace(/[._]+/g, ' ').trim();
+}
+
+/** A sentence ends with a full stop (or the ellipsis of an example). */
+function endSentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * A 400's detail as a sentence for the person: the server writes "url: must be an https://
+ * address" (field key first, for programs); this says "The address must be an https://
+ * address." Details already written as sentences (they start with a capital) are kept, and
+ * zod's generic ones become plain words. Undefined when the error is not a refused field.
+ */
+export function describeInvalidInput(error: unknown): string | undefined {
+  const { code, message, field } = readErrorBody(error);
+  if (code !== 'invalid_input' || message === undefined) return undefined;
+  const separator = message.indexOf(': ');
+  const key = field ?? (separator > 0 ? message.slice(0, separator) : undefined);
+  const detail =
+    key !== undefined && message.startsWith(`${key}: `) ? message.slice(key.length + 2) : message;
+  if (key === undefined || key === 'body') return endSentence(detail);
+  const name = nameField(key);
+  if (/^(required|invalid input: expected \w+, received undefined)/i.test(detail)) {
+    return `Please fill in the ${name}.`;
+  }
+  if (/^too big/i.test(detail)) return `The ${name} is too long.`;
+  if (/^too small/i.test(detail)) return `The ${name} is too short.`;
+  if (/^invalid/i.test(detail)) return `The ${name} isn't valid. Please check it.`;
+  if (/^[A-Z]/.test(detail)) return endSentence(detail);
+  return endSentence(`The ${name} ${detail}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { NewSearch, SearchUpdate } from '#shared/api/searches.ts';
+import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
+import { applyOptimisticUpdate } from '#shared/domain/optimistic-search.ts';
 import { shouldRetryQuery } from './api-errors.ts';
 import { queryKeys } from './query-keys.ts';
 import { useSearchSource } from './search-source.ts';
@@ -47,12 +48,33 @@ export function useCreateSearch() {
   });
 }
 
-/** PATCH /v2/searches/{id} with the full settings; then inventory and history are cleared and refetched. */
+/**
+ * PATCH /v2/searches/{id} with the full settings. The cached search shows the change at once
+ * and goes back to what it was if the save fails; after a save inventory and history are
+ * cleared and refetched.
+ */
 export function useUpdateSearch(searchId: string) {
   const source = useSearchSource();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (update: SearchUpdate) => source.update(searchId, update),
+    onMutate: async (update) => {
+      // A read in flight would otherwise land after the optimistic value and undo it.
+      await queryClient.cancelQueries({ queryKey: queryKeys.search(searchId) });
+      const previous = queryClient.getQueryData<Search>(queryKeys.search(searchId));
+      if (previous !== undefined) {
+        queryClient.setQueryData(
+          queryKeys.search(searchId),
+          applyOptimisticUpdate(previous, update),
+        );
+      }
+      return { previous };
+    },
+    onError: (_error, _update, context) => {
+      if (context?.previous !== undefined) {
+        queryClient.setQueryData(queryKeys.search(searchId), context.previous);
+      }
+    },
     onSuccess: async (updated) => {
       queryClient.setQueryData(queryKeys.search(searchId), updated);
       await Promise.all([

@@ -1,11 +1,16 @@
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import PhoneInput from 'react-phone-number-input';
+import PhoneInput, {
+  isSupportedCountry as isSupportedPhoneCountry,
+} from 'react-phone-number-input';
 import 'react-phone-number-input/style.css';
 import type { Account } from '#shared/api/account.ts';
 import { ERROR_CODES } from '#shared/api/errors.ts';
+import { choosePhoneCountry } from '#shared/domain/phone-country.ts';
 import { useMyAccount, useSaveAccount } from '../api/account-queries.ts';
+import { useStores } from '../api/catalog-queries.ts';
+import { useMySearches } from '../api/search-queries.ts';
 import { useApi } from '../api/api-client.ts';
 import { describeRequestError, readErrorCode } from '../api/api-errors.ts';
 import { createPortalSession } from '../api/billing-calls.ts';
@@ -13,7 +18,12 @@ import { useAuth } from '../auth/auth-context.tsx';
 import { useAppConfig } from '../boot/app-config-context.tsx';
 import { AlertChannels } from '#renderer/components/account/alert-channels.tsx';
 import { DeleteAccountModal } from '#renderer/components/account/delete-account-modal.tsx';
+import { PlanSummary } from '#renderer/components/account/plan-summary.tsx';
 import { QuietHoursForm } from '#renderer/components/account/quiet-hours-form.tsx';
+import {
+  TimeZoneField,
+  useDefaultTimeZone,
+} from '#renderer/components/account/time-zone-field.tsx';
 import { SvgFlag } from '#renderer/components/layout/svg-flag.tsx';
 import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
@@ -21,6 +31,8 @@ import { useHost } from '../host/host-context.tsx';
 /** Spec: the red message after a failed save. */
 export const ACCOUNT_SAVE_FAILED_TEXT =
   'Failed to save account information. Please check that your phone number is entered correctly.';
+/** Said once the account was saved, until the next edit. */
+export const ACCOUNT_SAVED_TEXT = 'Account saved.';
 /** Shown instead of a silent failure when this install has no payment provider. */
 export const BILLING_NOT_CONFIGURED_TEXT =
   "Subscriptions aren't set up on this Shelfwatch installation, so there is no payment information to manage.";
@@ -40,6 +52,7 @@ function toFormValues(account: Account | undefined): FormValues {
 export function AccountRoute() {
   usePageTitle('My Account');
   const account = useMyAccount();
+  useDefaultTimeZone(account.data);
   const save = useSaveAccount();
   const { logout } = useAuth();
   const { privateApi } = useApi();
@@ -49,22 +62,37 @@ export function AccountRoute() {
   const [billingNote, setBillingNote] = useState<string | null>(null);
   const [isOpeningPortal, setIsOpeningPortal] = useState(false);
   const [isDeleteOpen, setIsDeleteOpen] = useState(false);
+  const [isSavedShown, setIsSavedShown] = useState(false);
 
   // The form restarts from the server's values whenever fresh account data arrives.
   useEffect(() => setValues(toFormValues(account.data)), [account.data]);
 
   const isDisabled = account.isPending || account.isError || save.isPending;
+  // A new number is most likely of the country of the store the person watches.
+  const searches = useMySearches();
+  const stores = useStores();
+  const phoneCountry = choosePhoneCountry(searches.data?.searches ?? [], stores.data ?? []);
+
+  // The confirmation speaks of the values saved: the next edit takes it away.
+  const edit = (changed: Partial<FormValues>) => {
+    setIsSavedShown(false);
+    setValues({ ...values, ...changed });
+  };
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     if (account.data === undefined) return;
+    setIsSavedShown(false);
     save.mutate(
       {
         email: values.email,
         phone_number: values.phone === '' ? null : values.phone,
         enable_notifications: values.enableNotifications,
       },
-      { onError: (error) => console.error('Account could not be saved', error) },
+      {
+        onSuccess: () => setIsSavedShown(true),
+        onError: (error) => console.error('Account could not be saved', error),
+      },
     );
   };
 
@@ -115,14 +143,17 @@ export function AccountRoute() {
             autoComplete="email"
             value={values.email}
             disabled={isDisabled}
-            onChange={(event) => setValues({ ...values, email: event.target.value })}
+            onChange={(event) => edit({ email: event.target.value })}
           />
         </Form.Group>
         <Form.Group className="mb-2">
           <Form.Label htmlFor="account-phone">Phone number</Form.Label>
           <PhoneInput
+            // The library reads defaultCountry once: a new key applies the store's country
+            // when the searches arrive after the first render (the typed value is kept).
+            key={phoneCountry}
             id="account-phone"
-            defaultCountry="US"
+            defaultCountry={isSupportedPhoneCountry(phoneCountry) ? phoneCountry : 'US'}
             flagComponent={SvgFlag}
             international={false}
             autoComplete="tel"
@@ -130,7 +161,7 @@ export function AccountRoute() {
             className="form-control d-flex phone-field"
             value={values.phone === '' ? undefined : values.phone}
             disabled={isDisabled}
-            onChange={(phone) => setValues({ ...values, phone: phone ?? '' })}
+            onChange={(phone) => edit({ phone: phone ?? '' })}
           />
         </Form.Group>
         <Form.Text as="p" className="mb-3">
@@ -144,17 +175,28 @@ export function AccountRoute() {
           label="Enable inventory update notifications"
           checked={values.enableNotifications}
           disabled={isDisabled}
-          onChange={(event) => setValues({ ...values, enableNotifications: event.target.checked })}
+          onChange={(event) => edit({ enableNotifications: event.target.checked })}
         />
         {save.isError ? (
           <p className="text-danger" role="alert">
             {describeRequestError(save.error, ACCOUNT_SAVE_FAILED_TEXT)}
           </p>
         ) : null}
-        <Button type="submit" variant="primary" disabled={isDisabled}>
-          {account.isPending || save.isPending ? 'Loading...' : 'Save account'}
-        </Button>
+        <div className="d-flex align-items-center gap-3">
+          <Button type="submit" variant="primary" disabled={isDisabled}>
+            {account.isPending || save.isPending ? 'Loading...' : 'Save account'}
+          </Button>
+          <span className="text-success small" role="status">
+            {isSavedShown && save.isSuccess ? ACCOUNT_SAVED_TEXT : null}
+          </span>
+        </div>
       </Form>
+      <hr className="my-4" />
+      <h2 className="h5">Your plan</h2>
+      {account.data === undefined ? null : <PlanSummary account={account.data} />}
+      <hr className="my-4" />
+      <h2 className="h5">Time zone</h2>
+      <TimeZoneField account={account.data} />
       <hr className="my-4" />
       <h2 className="h5">Quiet hours</h2>
       <QuietHoursForm saved={account.data?.quiet_hours} />

@@ -35,8 +35,8 @@ export function DownloadRoute() {
             </button>
             <p className="mt-2 mb-0" role="status">
               The macOS app is not published on this site yet. The website works in any browser in
-              the meantime. Builds are named <code>Shelfwatch-&lt;version&gt;-arm64.dmg</code> for
-              Apple silicon and <code>Shelfwatch-&lt;version&gt;-x64.dmg</code> for Intel Macs.
+              the meantime. Releases are one universal app for Apple silicon and Intel Macs, named{' '}
+              <code>Shelfwatch-&lt;version&gt;-universal.dmg</code>.
             </p>
           </>
         ) : (

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useAuth } from '../auth/auth-context.tsx';
+import { LoginLink } from '../auth/login-link.tsx';
 import { HERO_IMAGE_URL } from '../asset-urls.ts';
 import { ExampleInventory } from '#renderer/components/search/example-inventory.tsx';
 import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
@@ -7,7 +7,6 @@ import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 /** The signed-out home page. */
 export function LandingScreen() {
   usePageTitle('Apple Store stock alerts');
-  const { login } = useAuth();
   return (
     <>
       <section className="row align-items-center g-4 py-3">
@@ -21,15 +20,7 @@ export function LandingScreen() {
             <button type="button" className="btn btn-primary btn-lg" disabled>
               Sign up
             </button>
-            <button
-              type="button"
-              className="btn btn-outline-primary btn-lg"
-              onClick={() => {
-                login('/').catch((error: unknown) => console.error('Login could not start', error));
-              }}
-            >
-              Login
-            </button>
+            <LoginLink className="btn btn-outline-primary btn-lg">Login</LoginLink>
             <Link to="/download" className="btn btn-outline-secondary btn-lg">
               Download for macOS
             </Link>

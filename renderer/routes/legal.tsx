@@ -1,5 +1,6 @@
 import privacyUrl from '../content/privacy.md?url';
 import refundUrl from '../content/refund.md?url';
+import webhooksUrl from '../content/webhooks.md?url';
 import termsUrl from '../content/terms.md?url';
 import { TextPage } from '#renderer/components/layout/text-page.tsx';
 import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
@@ -46,6 +47,19 @@ export function RefundRoute() {
       url={refundUrl}
       heading="Refund Policy"
       isHeadingHidden
+      failureText={FAILURE_TEXT}
+      prompt={PROMPT}
+    />
+  );
+}
+
+/** /docs/webhooks: the webhook channel's body and signature, linked from My Account. */
+export function WebhookDocsRoute() {
+  usePageTitle('Webhook alerts');
+  return (
+    <TextPage
+      url={webhooksUrl}
+      heading="Webhook alerts"
       failureText={FAILURE_TEXT}
       prompt={PROMPT}
     />

@@ -10,6 +10,7 @@ import { SearchCard } from '#renderer/components/search/search-card.tsx';
 import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
 import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
 import { useHost } from '../host/host-context.tsx';
+import { TimeZoneDefault } from '#renderer/components/account/time-zone-field.tsx';
 import { useSearchModalsStore } from '../state/search-modals-store.ts';
 
 /** Shown when the list can't be loaded (most often: no paid plan, a final 403). */
@@ -84,6 +85,7 @@ export function MySearchesScreen() {
 
   return (
     <section>
+      {host.kind === 'web' ? <TimeZoneDefault /> : null}
       <div className="d-flex align-items-center justify-content-between mb-3">
         <h1 className="h2 mb-0">My Searches</h1>
         <Button

@@ -9,7 +9,7 @@ import { formatLastChecked } from '#shared/domain/last-checked.ts';
 import { applySettingChange, type SettingChange } from '#shared/domain/search-settings.ts';
 import { formatSearchLocation } from '#shared/domain/store-options.ts';
 import { useMyAccount } from '../api/account-queries.ts';
-import { describeRequestError, readErrorStatus } from '../api/api-errors.ts';
+import { describeRequestError, readErrorBody, readErrorStatus } from '../api/api-errors.ts';
 import { useProducts, useStores } from '../api/catalog-queries.ts';
 import {
   useIsLocalSearch,
@@ -36,7 +36,11 @@ import { ProductIcon } from '#renderer/components/search/product-icon.tsx';
 import { RestockHistory } from '#renderer/components/search/restock-history.tsx';
 import { SearchChannels } from '#renderer/components/search/search-channels.tsx';
 import { formatAge, latestTime } from '#renderer/components/search/restock-history-data.ts';
-import { SearchSettings, type SaveStatus } from '#renderer/components/search/search-settings.tsx';
+import {
+  nameChangedControl,
+  SearchSettings,
+  type SaveState,
+} from '#renderer/components/search/search-settings.tsx';
 import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
 import { useMediaQuery } from '#renderer/components/hooks/use-media-query.ts';
 import { useNow } from '#renderer/components/hooks/use-now.ts';
@@ -114,16 +118,26 @@ function SearchDetail({ search }: { search: Search }) {
   const stores = useStores();
   const update = useUpdateSearch(search.search_id);
   const searchStore = stores.data?.find((store) => store.store_id === search.store_id);
-  const [saveStatus, setSaveStatus] = useState<SaveStatus>('idle');
+  const [saveState, setSaveState] = useState<SaveState>({ status: 'idle', control: null });
   const [isDeleteOpen, setIsDeleteOpen] = useState(false);
 
-  const changeSetting = (change: SettingChange) => {
-    setSaveStatus('saving');
+  // The cached search shows the change at once (useUpdateSearch) and rolls back on failure;
+  // the status shows beside the control that made it.
+  const changeSetting = (change: SettingChange, changedControl?: string) => {
+    const control = changedControl ?? nameChangedControl(change);
+    setSaveState({ status: 'saving', control });
     update.mutate(applySettingChange(search, change), {
-      onSuccess: () => setSaveStatus('saved'),
+      onSuccess: () => setSaveState({ status: 'saved', control }),
       onError: (error) => {
         console.error('Search settings could not be saved', error);
-        setSaveStatus('failed');
+        setSaveState({
+          status: 'failed',
+          control,
+          error: describeRequestError(
+            error,
+            readErrorBody(error).reason ?? "Couldn't save that change. Please try again.",
+          ),
+        });
       },
     });
   };
@@ -136,8 +150,9 @@ function SearchDetail({ search }: { search: Search }) {
         products={includeSearchProduct(products.data ?? [], search, searchStore)}
         stores={stores.data ?? []}
         isTextAllowed={account.data?.capabilities.text_notifications_allowed ?? false}
+        hasPhoneNumber={(account.data?.phone_number ?? '') !== ''}
         isLocal={isLocal}
-        saveStatus={saveStatus}
+        saveState={saveState}
         onChange={changeSetting}
       />
       {/* Web push is the website's own channel; the macOS app notifies natively. */}

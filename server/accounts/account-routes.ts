@@ -4,14 +4,15 @@ import {
   accountSchema,
   accountUpdateSchema,
   quietHoursSchema,
+  timeZoneUpdateSchema,
 } from '#shared/api/account.ts';
 import { errorBodySchema } from '#shared/api/errors.ts';
 import { deleteOwnAccount, type LoginDirectory } from './index.ts';
 import type { Db } from '#server/db/database.ts';
 import type { UserRow } from '#server/db/schema.ts';
-import { saveAccount, saveQuietHours, toAccount } from './account-service.ts';
+import { saveAccount, saveQuietHours, saveTimeZone, toAccount } from './account-service.ts';
 
-/** GET, PATCH and DELETE /v2/account; PATCH /v2/account/quiet-hours. */
+/** GET, PATCH and DELETE /v2/account; PATCH /v2/account/quiet-hours and /time-zone. */
 export const accountRoutes: FastifyPluginAsyncZod<{
   db: Db;
   login: LoginDirectory;
@@ -47,6 +48,17 @@ export const accountRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => await saveQuietHours(db, request.requireUser(), request.body),
+  );
+
+  app.patch(
+    '/account/time-zone',
+    {
+      schema: {
+        body: timeZoneUpdateSchema,
+        response: { 200: accountSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => await saveTimeZone(db, request.requireUser(), request.body.time_zone),
   );
 
   app.delete(

@@ -2,7 +2,7 @@ import type { Account, AccountUpdateValues, QuietHoursSettings } from '#shared/a
 import { getPlan, isPaidPlan } from '#shared/domain/plans.ts';
 import type { Executor } from '#server/db/database.ts';
 import { updateQuietHours } from '#server/db/repositories/quiet-hours-repository.ts';
-import { updateUserAccount } from '#server/db/repositories/users-repository.ts';
+import { updateUserAccount, updateUserTimeZone } from '#server/db/repositories/users-repository.ts';
 import type { UserRow } from '#server/db/schema.ts';
 
 /** The account answer for a user row. */
@@ -25,6 +25,7 @@ export function toAccount(user: UserRow): Account {
       time_zone: user.quiet_hours_time_zone,
       always_for_preferred_at_my_store: user.quiet_hours_preferred_at_store,
     },
+    time_zone: user.time_zone,
   };
 }
 
@@ -52,4 +53,13 @@ export async function saveQuietHours(
     quiet_hours_preferred_at_store: values.always_for_preferred_at_my_store,
   });
   return toAccount(updated);
+}
+
+/** Saves the zone alert times are written in (value already validated by the schema). */
+export async function saveTimeZone(
+  db: Executor,
+  user: UserRow,
+  timeZone: string,
+): Promise<Account> {
+  return toAccount(await updateUserTimeZone(db, user.id, timeZone));
 }

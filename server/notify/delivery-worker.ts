@@ -45,6 +45,12 @@ export type AlertDeliveryOptions = {
   pollIntervalMs?: number;
   /** HTTPS agent for push services (tests trust a self-signed local one with it). */
   pushAgent?: Agent;
+  /**
+   * The clock rows come due by (epoch ms): the watch's clock in tests and benchmarks, so a
+   * message held for the cadence goes when that clock passes its release; default the
+   * database's own now.
+   */
+  now?: () => number;
   /** Called once an attempt's outcome is recorded (metrics). */
   onSettled?: (row: ClaimedRow, outcome: AttemptOutcome) => void;
 };
@@ -162,7 +168,12 @@ export async function startAlertDelivery(options: AlertDeliveryOptions): Promise
           await Promise.race(inFlight);
           continue;
         }
-        const rows = await claimDueRows(db, free, leaseMs);
+        const rows = await claimDueRows(
+          db,
+          free,
+          leaseMs,
+          options.now === undefined ? undefined : new Date(options.now()),
+        );
         if (rows.length === 0 && inFlight.size === 0) {
           return;
         }

@@ -21,7 +21,10 @@ export async function claimDueRows(
   db: Executor,
   limit: number,
   leaseMs: number,
+  /** The moment rows must be due by; default the database's now (tests pass the watch's clock). */
+  dueBy?: Date,
 ): Promise<ClaimedRow[]> {
+  const due = dueBy === undefined ? sql`now()` : sql`${dueBy}::timestamptz`;
   const result = await sql<OutboxRow>`
     update alert_outbox as o
        set status = 'sending',
@@ -29,7 +32,7 @@ export async function claimDueRows(
            attempts = o.attempts + 1
      where o.id in (
        select id from alert_outbox
-        where (status = 'pending' and next_attempt_at <= now())
+        where (status = 'pending' and next_attempt_at <= ${due})
            or (status = 'sending' and locked_until < now())
         order by next_attempt_at, id
         limit ${limit}

@@ -1,13 +1,22 @@
-import type { AlertItem, AlertPayload } from './alert-types.ts';
 import { escapeHtml } from '#server/base/escape-html.ts';
+import { formatDistance, getDistanceUnit } from '#shared/domain/alert-distance.ts';
+import {
+  FALLBACK_TIME_ZONE,
+  formatAlertClock,
+  formatAlertTime,
+} from '#shared/domain/alert-time.ts';
+import { describePickupQuote } from '#shared/domain/pickup-quote.ts';
+import { formatAppleStoreName, type ItemLinkBuilders } from './alert-links.ts';
+import type { AlertItem, AlertPayload } from './alert-types.ts';
 
-/** Links an alert points to; built by the worker from config and the signed token. */
-export type AlertLinks = {
+/** Links an alert points to; built by the worker from config, the catalog and the signed token. */
+export type AlertLinks = ItemLinkBuilders & {
   searchUrl: string;
-  /** Apple's store pages, to which a store's slug is appended; one link per listed store. */
-  storePageBaseUrl: string;
   unsubscribeUrl: string;
 };
+
+/** How the recipient reads times: their account's IANA zone (UTC until they have one). */
+export type RenderOptions = { timeZone: string };
 
 /** The rendered parts of an alert email. */
 export type EmailContent = { subject: string; text: string; html: string };
@@ -16,30 +25,38 @@ export type EmailContent = { subject: string; text: string; html: string };
 export type PushContent = { title: string; body: string; url: string; tag: string };
 
 /** "Apple Fifth Avenue (New York, NY)": the store as people say it. */
-function describeStore(item: AlertItem): string {
+export function describeStore(item: AlertItem): string {
   const place = item.storeState === null ? item.storeCity : `${item.storeCity}, ${item.storeState}`;
-  return `Apple ${item.storeName} (${place})`;
+  return `${formatAppleStoreName(item.storeName)} (${place})`;
 }
 
-/** Distance from the search's own store; null means the alert is about that store itself. */
+/** Whether a pair is at the search's own store (distance 0, or unknown in old rows). */
+function isOwnStore(item: AlertItem): boolean {
+  return item.distanceMiles === null || item.distanceMiles <= 0;
+}
+
+/** "1.2 mi" / "3.4 km" in the store country's unit; "your store" for the search's own. */
+export function describeShortDistance(item: AlertItem): string {
+  return isOwnStore(item)
+    ? 'your store'
+    : formatDistance(item.distanceMiles ?? 0, getDistanceUnit(item.countryCode));
+}
+
+/** Distance from the search's own store, as the email's Distance line reads. */
 function describeDistance(item: AlertItem): string {
-  if (item.distanceMiles === null || item.distanceMiles <= 0) {
-    return 'your search’s store';
-  }
-  return `${item.distanceMiles.toFixed(1)} miles from your search’s store`;
+  return isOwnStore(item)
+    ? 'your search’s store'
+    : `${describeShortDistance(item)} from your search’s store`;
 }
 
-/** Minute precision in UTC: mail clients show it verbatim and the recipient's zone is unknown. */
-function formatObservedAt(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** "iPhone 16 Pro 256GB at Fifth Avenue, 1.2 mi": the subject's and a text's lead. */
+export function describeHeadline(item: AlertItem): string {
+  return `${item.modelName} at ${item.storeName}, ${describeShortDistance(item)}`;
 }
 
-/** The store's page on Apple's site, when the catalog knows its slug. */
-export function buildStorePageUrl(baseUrl: string, item: AlertItem): string | undefined {
-  return item.storeSlug === null ? undefined : `${baseUrl}${encodeURIComponent(item.storeSlug)}`;
+/** "Gone at 10:42" for a pair that sold out before the message left; empty otherwise. */
+export function describeGone(item: AlertItem, options: RenderOptions): string {
+  return item.goneAt == null ? '' : `gone at ${formatAlertClock(item.goneAt, options.timeZone)}`;
 }
 
 /** "3 models at 2 stores": what a wave lists, counted as people would. */
@@ -50,143 +67,159 @@ function describeSpread(items: readonly AlertItem[]): string {
   return `${count(models, 'model')} at ${count(stores, 'store')}`;
 }
 
-/** The verb after describeSpread: "1 model at 2 stores is", "2 models at 1 store are". */
-function describeSpreadVerb(items: readonly AlertItem[]): string {
-  return new Set(items.map((item) => item.partNumber)).size === 1 ? 'is' : 'are';
-}
-
-/** "1 more" / "2 more": the count of pairs besides the best match. */
-function describeOthers(count: number): string {
-  return `${count} more`;
-}
-
 /** The opening a quiet-hours summary carries: why it comes late, and that stock may have moved. */
 const HELD_NOTE =
   'Held during your quiet hours: these became available while you asked not to be disturbed, and some may have sold out since.';
 
-/** Subject, plain text and HTML of an availability email: one model, or the whole wave. */
-export function renderAlertEmail(payload: AlertPayload, links: AlertLinks): EmailContent {
+/** Why a message collected several restocks: the search's cadence, and where to change it. */
+function describeCadenceNote(payload: AlertPayload): string | undefined {
+  const minutes = payload.cadenceMinutes;
+  if (minutes == null || payload.heldUntil !== null) return undefined;
+  return `This search sends at most one message every ${minutes} minutes, with everything that came in meanwhile; change it in the search’s settings.`;
+}
+
+/** The subject: model, store and distance of the best match, and how many more. */
+function buildSubject(payload: AlertPayload): string {
   const [best, ...others] = payload.items as [AlertItem, ...AlertItem[]];
   const prefix = payload.heldUntil === null ? '' : 'Quiet hours summary: ';
-  const subject =
-    others.length === 0
-      ? `${prefix}${best.modelName} is available for pickup at Apple ${best.storeName}`
-      : `${prefix}${best.modelName} and ${describeOthers(others.length)} are available for pickup near you`;
-  const footer = [
+  const more = others.length === 0 ? '' : `, and ${others.length} more`;
+  return `${prefix}${describeHeadline(best)}${more}`;
+}
+
+/** Subject, plain text and HTML of an availability email: one model, or the whole wave. */
+export function renderAlertEmail(
+  payload: AlertPayload,
+  links: AlertLinks,
+  options: RenderOptions = { timeZone: FALLBACK_TIME_ZONE },
+): EmailContent {
+  const items = payload.items;
+  const [best] = items as [AlertItem, ...AlertItem[]];
+  const cadenceNote = describeCadenceNote(payload);
+  const isSingle = items.length === 1;
+  const rows = (item: AlertItem): [string, string][] => [
+    ['Store', describeStore(item)],
+    ['Distance', describeDistance(item)],
+    ['Pickup', describePickupQuote(item.pickupQuote)],
+    ['Seen', formatAlertTime(item.observedAt, options.timeZone)],
+    ...(item.goneAt == null
+      ? []
+      : [['Now', `Sold out again, ${describeGone(item, options)}`] as [string, string]]),
+  ];
+  const itemLinks = (item: AlertItem): [string, string][] => {
+    const buy = links.buyUrl(item);
+    const store = links.storeUrl(item);
+    return [
+      ...(buy === undefined
+        ? []
+        : [[`Buy ${item.modelName} on apple.com`, buy] as [string, string]]),
+      ...(store === undefined ? [] : [['Store page', store] as [string, string]]),
+    ];
+  };
+  const intro = isSingle
+    ? `${best.modelName} (${best.partNumber}) is available for in-store pickup.`
+    : `${payload.productName}: ${describeSpread(items)} available for in-store pickup, nearest first:`;
+  const text = [
+    ...(payload.heldUntil === null ? [] : [HELD_NOTE, '']),
+    intro,
+    ...items.flatMap((item, index) => {
+      const indent = isSingle ? '' : '   ';
+      return [
+        '',
+        ...(isSingle ? [] : [`${index + 1}. ${item.modelName} (${item.partNumber})`]),
+        ...rows(item).map(([label, value]) => `${indent}${label}: ${value}`),
+        ...itemLinks(item).map(([label, url]) => `${indent}${label}: ${url}`),
+      ];
+    }),
+    '',
+    `Your search: ${links.searchUrl}`,
+    ...(cadenceNote === undefined ? [] : [cadenceNote]),
+    `Times are in ${options.timeZone}; change the time zone in My Account.`,
     '',
     'Stock moves fast; reserve soon if you want it.',
     `Stop email alerts for this search: ${links.unsubscribeUrl}`,
-  ];
-  const describeItemText = (item: AlertItem): string[] => [
-    `Store: ${describeStore(item)}`,
-    `Distance: ${describeDistance(item)}`,
-    `Pickup: ${item.pickupQuote ?? 'Pickup time not stated'}`,
-    `Seen: ${formatObservedAt(item.observedAt)}`,
-  ];
-  const storePageLines = (item: AlertItem): string[] => {
-    const storeUrl = buildStorePageUrl(links.storePageBaseUrl, item);
-    return storeUrl === undefined ? [] : [`Store page: ${storeUrl}`];
-  };
-  const text = [
-    ...(payload.heldUntil === null ? [] : [HELD_NOTE, '']),
-    ...(others.length === 0
-      ? [
-          `${best.modelName} (${best.partNumber}) is available for in-store pickup.`,
-          '',
-          ...describeItemText(best),
-          '',
-          `Your search: ${links.searchUrl}`,
-          ...storePageLines(best),
-        ]
-      : [
-          `${payload.productName}: ${describeSpread(payload.items)} ${describeSpreadVerb(payload.items)} available for in-store pickup, nearest first:`,
-          ...payload.items.flatMap((item, index) => [
-            '',
-            `${index + 1}. ${item.modelName} (${item.partNumber})`,
-            ...[...describeItemText(item), ...storePageLines(item)].map((line) => `   ${line}`),
-          ]),
-          '',
-          `Your search: ${links.searchUrl}`,
-        ]),
-    ...footer,
   ].join('\n');
 
-  const row = (label: string, value: string): string =>
-    `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`;
-  const itemTable = (item: AlertItem): string =>
+  const table = (item: AlertItem): string =>
     [
       '<table>',
-      row('Store', describeStore(item)),
-      row('Distance', describeDistance(item)),
-      row('Pickup', item.pickupQuote ?? 'Pickup time not stated'),
-      row('Seen', formatObservedAt(item.observedAt)),
+      ...rows(item).map(
+        ([label, value]) =>
+          `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+      ),
       '</table>',
     ].join('');
-  const storeLink = (item: AlertItem): string => {
-    const url = buildStorePageUrl(links.storePageBaseUrl, item);
-    return url === undefined ? '' : `<a href="${escapeHtml(url)}">Store page</a>`;
+  const anchors = (item: AlertItem): string => {
+    const list = itemLinks(item).map(
+      ([label, url]) => `<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`,
+    );
+    return list.length === 0 ? '' : `<p>${list.join(' · ')}</p>`;
   };
   const held =
     payload.heldUntil === null ? '' : `<p style="color:#555">${escapeHtml(HELD_NOTE)}</p>`;
-  const body =
-    others.length === 0
-      ? [
-          `<h1 style="font-size:20px">${escapeHtml(best.modelName)} is available</h1>`,
-          `<p>${escapeHtml(payload.productName)} · part ${escapeHtml(best.partNumber)}</p>`,
-          itemTable(best),
-          `<p><a href="${escapeHtml(links.searchUrl)}">Open your search</a>`,
-          storeLink(best) === '' ? '' : ` · ${storeLink(best)}`,
-          '</p>',
-        ]
-      : [
-          `<h1 style="font-size:20px">${escapeHtml(best.modelName)} and ${describeOthers(others.length)} are available</h1>`,
-          `<p>${escapeHtml(payload.productName)} · ${describeSpread(payload.items)}, nearest first</p>`,
-          '<ol>',
-          ...payload.items.map(
-            (item) =>
-              `<li><p><strong>${escapeHtml(item.modelName)}</strong> · part ${escapeHtml(item.partNumber)}</p>${itemTable(item)}${storeLink(item) === '' ? '' : `<p>${storeLink(item)}</p>`}</li>`,
-          ),
-          '</ol>',
-          `<p><a href="${escapeHtml(links.searchUrl)}">Open your search</a></p>`,
-        ];
+  const body = isSingle
+    ? [
+        `<h1 style="font-size:20px">${escapeHtml(describeHeadline(best))}</h1>`,
+        `<p>${escapeHtml(payload.productName)} · part ${escapeHtml(best.partNumber)}</p>`,
+        table(best),
+        anchors(best),
+      ]
+    : [
+        `<h1 style="font-size:20px">${escapeHtml(buildSubject({ ...payload, heldUntil: null }))}</h1>`,
+        `<p>${escapeHtml(payload.productName)} · ${describeSpread(items)}, nearest first</p>`,
+        '<ol>',
+        ...items.map(
+          (item) =>
+            `<li><p><strong>${escapeHtml(item.modelName)}</strong> · part ${escapeHtml(item.partNumber)}</p>${table(item)}${anchors(item)}</li>`,
+        ),
+        '</ol>',
+      ];
   const html = [
     '<!doctype html><html><body style="font-family:-apple-system,Helvetica,Arial,sans-serif">',
     held,
     ...body,
-    '<p style="color:#666;font-size:12px">Stock moves fast; reserve soon if you want it. ',
+    `<p><a href="${escapeHtml(links.searchUrl)}">Open your search</a></p>`,
+    cadenceNote === undefined ? '' : `<p style="color:#555">${escapeHtml(cadenceNote)}</p>`,
+    `<p style="color:#666;font-size:12px">Times are in ${escapeHtml(options.timeZone)}. Stock moves fast; reserve soon if you want it. `,
     `<a href="${escapeHtml(links.unsubscribeUrl)}">Stop email alerts for this search</a></p>`,
     '</body></html>',
   ].join('');
-  return { subject, text, html };
+  return { subject: buildSubject(payload), text, html };
 }
 
 /**
- * One SMS (kept short: every 153 characters is another billed segment): the best match,
- * and how many other pairs the wave found.
+ * One SMS (kept short: every 153 characters is another billed segment): the best match with
+ * its distance, pickup day and seen time, how many other pairs the wave found, and the buy link.
  */
-export function renderAlertText(payload: AlertPayload, searchUrl: string): string {
+export function renderAlertText(
+  payload: AlertPayload,
+  links: Pick<AlertLinks, 'searchUrl' | 'buyUrl'>,
+  options: RenderOptions = { timeZone: FALLBACK_TIME_ZONE },
+): string {
   const [best, ...others] = payload.items as [AlertItem, ...AlertItem[]];
-  const distance =
-    best.distanceMiles === null || best.distanceMiles <= 0
-      ? ''
-      : `, ${best.distanceMiles.toFixed(1)} mi`;
-  const pickup = best.pickupQuote === null ? '' : ` ${best.pickupQuote}.`;
-  const more = others.length === 0 ? '' : ` Plus ${describeOthers(others.length)} nearby.`;
+  const gone = describeGone(best, options);
+  const pickup = ` ${describePickupQuote(best.pickupQuote)}${gone === '' ? '' : `, ${gone}`}.`;
+  const seen = ` Seen ${formatAlertClock(best.observedAt, options.timeZone)}.`;
+  const more = others.length === 0 ? '' : ` Plus ${others.length} more nearby.`;
   const lead = payload.heldUntil === null ? 'Shelfwatch' : 'Shelfwatch quiet hours summary';
-  return `${lead}: ${best.modelName} available at ${describeStore(best)}${distance}.${pickup}${more} ${searchUrl} Reply STOP to opt out.`;
+  const buy = links.buyUrl(best);
+  return `${lead}: ${describeHeadline(best)}.${pickup}${seen}${more} ${buy === undefined ? '' : `Buy: ${buy} `}${links.searchUrl} Reply STOP to opt out.`;
 }
 
 /** The push notification; the tag makes a repeat replace rather than stack on the device. */
-export function renderAlertPush(payload: AlertPayload, searchUrl: string): PushContent {
+export function renderAlertPush(
+  payload: AlertPayload,
+  searchUrl: string,
+  options: RenderOptions = { timeZone: FALLBACK_TIME_ZONE },
+): PushContent {
   const [best, ...others] = payload.items as [AlertItem, ...AlertItem[]];
-  const pickup = best.pickupQuote === null ? '' : ` · ${best.pickupQuote}`;
-  const more = others.length === 0 ? '' : ` · plus ${describeOthers(others.length)} nearby`;
+  const gone = describeGone(best, options);
+  const more = others.length === 0 ? '' : ` · plus ${others.length} more nearby`;
   return {
     title:
       others.length === 0
-        ? `${best.modelName} is available`
-        : `${best.modelName} and ${describeOthers(others.length)} are available`,
-    body: `${describeStore(best)}${pickup}${more}`,
+        ? describeHeadline(best)
+        : `${describeHeadline(best)}, and ${others.length} more`,
+    body: `${describeStore(best)} · ${describePickupQuote(best.pickupQuote)}${gone === '' ? '' : ` · ${gone}`} · seen ${formatAlertClock(best.observedAt, options.timeZone)}${more}`,
     url: searchUrl,
     tag: `shelfwatch:${payload.searchId}:${best.storeId}:${best.partNumber}`,
   };

@@ -1,4 +1,5 @@
 import type { Search } from '#shared/api/searches.ts';
+import { getDistanceUnit } from '#shared/domain/alert-distance.ts';
 import type { Executor } from '#server/db/database.ts';
 import {
   findOwnedSearchCard,
@@ -34,7 +35,12 @@ export async function requireSearchCard(
 
 /** The API's view of a search card: names, models with preferred flags, inventory count. */
 export function composeCardSearch(card: SearchCardRow): Search {
-  return composeSearch(card, card.product_name, card, card.models);
+  return composeSearch(
+    card,
+    card.product_name,
+    { ...card, country_code: card.home_country_code },
+    card.models,
+  );
 }
 
 /** Where a store the catalog does not hold is: its names fall back as the joins' nulls did. */
@@ -63,7 +69,7 @@ export function composeListedSearch(row: SearchListRow, catalog: CardCatalog): S
 function composeSearch(
   card: SearchListRow,
   productName: string | null,
-  place: Omit<CardPlace, 'country_code'>,
+  place: CardPlace,
   models: readonly SearchModel[],
 ): Search {
   const preferred = new Set(card.preferred_parts);
@@ -81,6 +87,8 @@ function composeSearch(
     send_text_updates: card.send_text_updates,
     send_email_updates: card.send_email_updates,
     max_distance_miles: card.max_distance_miles,
+    distance_unit: getDistanceUnit(place.country_code ?? 'US'),
+    alert_cadence_minutes: card.alert_cadence_minutes,
     product_models: models.map((model) => ({
       part_number: model.part_number,
       display_name: model.display_name,

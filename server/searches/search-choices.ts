@@ -14,13 +14,17 @@ import { AppError, invalidInput } from '#server/base/app-error.ts';
 
 /**
  * The product type and store of a search, or a 400 naming the unknown one; a new choice of a
- * type not sold in the store's country is refused too. Answers the store's country.
+ * type not sold in the store's country, or of a closed store, is refused too. Answers the store's country.
  */
 export async function requireCatalogEntries(
   db: Executor,
   productType: string,
   storeId: string,
-  options: { isNewChoice: boolean },
+  options: {
+    isNewChoice: boolean;
+    /** The store is newly chosen (a create, or an edit moving the search); isNewChoice if unset. */
+    isNewStore?: boolean;
+  },
 ): Promise<{ countryCode: string }> {
   const [product, store] = await Promise.all([
     findProductType(db, productType),
@@ -31,6 +35,12 @@ export async function requireCatalogEntries(
   }
   if (store === undefined) {
     throw invalidInput('store_id', `unknown store "${storeId}"`);
+  }
+  // A closed store keeps its searches (and their edits) but takes no new one.
+  if ((options.isNewStore ?? options.isNewChoice) && store.closed_on !== null) {
+    const field = 'store_id';
+    const reason = `${store.store_name} closed on ${store.closed_on}: Apple no longer lists it. Please choose another store.`;
+    throw new AppError(400, ERROR_CODES.invalidInput, `${field}: ${reason}`, { field, reason });
   }
   if (options.isNewChoice) {
     if (isWatchKitType(product.product_id, product.family)) {

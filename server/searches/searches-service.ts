@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { ERROR_CODES } from '#shared/api/errors.ts';
 import type { NewSearch, Search, SearchUpdate } from '#shared/api/searches.ts';
 import { getPlan, isPaidPlan, PLANS, type Plan } from '#shared/domain/plans.ts';
+import { findDefaultMaxDistanceMiles } from '#shared/domain/alert-distance.ts';
+import { DEFAULT_ALERT_CADENCE_MINUTES } from '#shared/watch/alert-cadence.ts';
 import type { Executor } from '#server/db/database.ts';
 import { runRetryingTransaction } from '#server/db/retrying-transaction.ts';
 import { lockSearchesForChange } from '#server/db/locks.ts';
@@ -58,6 +60,21 @@ function describeSearchLimit(plan: Plan): string {
     : `${allowance} Upgrade to ${larger.join(' or ')} to add more, or delete a search you no longer need.`;
 }
 
+/** Texts go to the account's phone number: without one, turning them on is a 400. */
+function requirePhoneNumberForTexts(user: UserRow): void {
+  if ((user.phone_number ?? '').trim() === '') {
+    throw new AppError(
+      400,
+      ERROR_CODES.invalidInput,
+      'send_text_updates: the account has no phone number',
+      {
+        reason: 'Add a phone number in My Account before turning on text updates.',
+        field: 'send_text_updates',
+      },
+    );
+  }
+}
+
 /** The user's search row or a 404. */
 export async function requireOwnedSearch(
   db: Executor,
@@ -105,6 +122,9 @@ export async function createUserSearch(
       input.product_models ?? [],
       false,
     );
+    if (input.send_text_updates === true && getPlan(locked.plan).features.textNotifications) {
+      requirePhoneNumberForTexts(locked);
+    }
     const row = await insertSearch(trx, {
       user_id: locked.id,
       product_type: input.product_type,
@@ -114,7 +134,12 @@ export async function createUserSearch(
       send_text_updates:
         (input.send_text_updates ?? false) && getPlan(locked.plan).features.textNotifications,
       send_email_updates: input.send_email_updates ?? true,
-      max_distance_miles: input.max_distance_miles ?? null,
+      // Near means near (issue 42): without a choice, the country's default (30 mi / 50 km).
+      max_distance_miles:
+        input.max_distance_miles === undefined
+          ? findDefaultMaxDistanceMiles(countryCode)
+          : input.max_distance_miles,
+      alert_cadence_minutes: input.alert_cadence_minutes ?? DEFAULT_ALERT_CADENCE_MINUTES,
     });
     await replacePreferredParts(trx, row.id, parts);
     return composeCardSearch(await requireSearchCard(trx, locked.id, row.id));
@@ -142,6 +167,7 @@ export async function updateUserSearch(
     // moving a search onto such a type or store is refused.
     const { countryCode } = await requireCatalogEntries(trx, input.product_type, input.store_id, {
       isNewChoice: isCatalogChange,
+      isNewStore: existing.store_id !== input.store_id,
     });
     const parts = await resolvePreferredParts(
       trx,
@@ -161,6 +187,10 @@ export async function updateUserSearch(
         },
       );
     }
+    // Only turning texts on is refused: a search that already texts stays editable.
+    if (input.send_text_updates && !existing.send_text_updates) {
+      requirePhoneNumberForTexts(user);
+    }
     const row = await updateOwnedSearch(trx, user.id, searchId, {
       product_type: input.product_type,
       store_id: input.store_id,
@@ -172,6 +202,7 @@ export async function updateUserSearch(
         input.max_distance_miles === undefined
           ? existing.max_distance_miles
           : input.max_distance_miles,
+      alert_cadence_minutes: input.alert_cadence_minutes ?? existing.alert_cadence_minutes,
     });
     if (row === undefined) {
       throw notFound('Search');

@@ -17,7 +17,11 @@ const loadYamlParse = loadOnFirstUse(async () => (await import('yaml')).parse);
 const CACHE_MS = 10 * 60_000;
 const RETRY_MS = 60_000;
 
-/** Reads the .dmg of the feed's newest release: Apple silicon first, else any. */
+/**
+ * Reads the .dmg of the feed's newest release: the universal one the build makes
+ * (electron-builder.yml: `arch: [universal]`), else Apple silicon (feeds of older per-arch
+ * builds), else any.
+ */
 export async function pickDownloadUrl(
   manifestText: string,
   feedUrl: string,
@@ -32,7 +36,10 @@ export async function pickDownloadUrl(
   const manifest = manifestSchema.safeParse(document);
   if (!manifest.success) return null;
   const dmgs = manifest.data.files.map((file) => file.url).filter((url) => url.endsWith('.dmg'));
-  const chosen = dmgs.find((url) => url.includes('arm64')) ?? dmgs[0];
+  const chosen =
+    dmgs.find((url) => url.includes('universal')) ??
+    dmgs.find((url) => url.includes('arm64')) ??
+    dmgs[0];
   if (chosen === undefined) return null;
   const base = feedUrl.endsWith('/') ? feedUrl : `${feedUrl}/`;
   return new URL(chosen, base).href;

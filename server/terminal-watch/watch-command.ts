@@ -1,5 +1,4 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import notifier from 'node-notifier';
 import { createDesktopCatalog, type DesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import { clampCheckIntervalMinutes } from '#shared/desktop/local-search.ts';
 import type { EndpointShape, RequestPacing } from '#shared/upstream/index.ts';
@@ -11,6 +10,12 @@ import {
   createRequestBudget,
   type LocalAlert,
 } from '#shared/watch/local/index.ts';
+import {
+  BACKING_OFF_EXIT_CODE,
+  clearBackOff,
+  describeBackOff,
+  findBackOffEnd,
+} from './back-off.ts';
 import { openBudgetFile, resolveBudgetFile } from './request-budget-file.ts';
 import {
   wireAddCommand,
@@ -95,11 +100,21 @@ function resolvePacing(): { pacing: RequestPacing; partsPerRequest: number } {
   };
 }
 
-/** Shows a desktop notification where the OS offers one; the printed line is always there. */
+/**
+ * Shows a desktop notification where the OS offers one; the printed line is always there.
+ * node-notifier loads with the first alert, not with every command (`--help` included).
+ */
 function notifyDesktop(alert: LocalAlert): void {
-  notifier.notify(
-    { title: `${alert.displayName} is in stock`, message: alert.pickupQuote ?? alert.storeName },
-    () => undefined,
+  import('node-notifier').then(
+    ({ default: notifier }) =>
+      notifier.notify(
+        {
+          title: `${alert.displayName} is in stock`,
+          message: alert.pickupQuote ?? alert.storeName,
+        },
+        () => undefined,
+      ),
+    (error: unknown) => console.error(`Desktop notifications are unavailable: ${String(error)}`),
   );
 }
 
@@ -138,6 +153,12 @@ async function runWatcher(catalog: DesktopCatalog, options: RunOptions): Promise
     throw new Error('No searches to watch. Add one with `shelfwatch watch add`.');
   const { baseUrl, shape } = resolveUpstream(options);
   const { pacing, partsPerRequest } = resolvePacing();
+  // Failures at one upstream say nothing of another: a corrected --upstream asks at once.
+  const previousUpstream = file.readUpstream();
+  if (previousUpstream !== undefined && previousUpstream !== baseUrl) {
+    file.writeState(clearBackOff(file.readState(), Date.now()));
+  }
+  file.writeUpstream(baseUrl);
   const watcher = createLocalWatcher({
     fetch: createSessionWarmUp({ fetch, now: Date.now }).fetch,
     now: Date.now,
@@ -174,8 +195,19 @@ async function runWatcher(catalog: DesktopCatalog, options: RunOptions): Promise
   });
   if (options.once === true) {
     const report = await watcher.runOnce();
-    // Every planned request failed (nothing asked during a cool-down is not a failure).
+    // Every planned request failed.
     if (report.failures > 0 && report.answered === 0) process.exitCode = 2;
+    // Nothing was asked, all of it held back by earlier failures: cron must see that too.
+    if (report.failures === 0 && report.answered === 0 && report.skipped > 0) {
+      const now = Date.now();
+      const until = findBackOffEnd(file.readState(), now);
+      if (until !== null) {
+        const line = describeBackOff(until, now, format);
+        if (format === 'json') console.log(line);
+        else console.error(line);
+        process.exitCode = BACKING_OFF_EXIT_CODE;
+      }
+    }
     return;
   }
   if (format === 'text') {

@@ -16,6 +16,8 @@ const fileSchema = z.object({
   searches: z.array(localSearchSchema),
   /** The watch loop's memory; the loop validates it itself and starts fresh when unreadable. */
   state: z.unknown(),
+  /** The upstream the state's back-off was earned at; another one starts afresh. */
+  upstream: z.string().optional(),
 });
 
 /** What the watch file holds. */
@@ -27,6 +29,8 @@ export type WatchFile = {
   writeSearches: (searches: LocalSearch[]) => void;
   readState: () => unknown;
   writeState: (state: unknown) => void;
+  readUpstream: () => string | undefined;
+  writeUpstream: (upstream: string) => void;
   path: string;
 };
 
@@ -77,6 +81,8 @@ export async function openWatchFile(
       writeSearches: (searches) => store.set('searches', searches),
       readState: () => store.get('state'),
       writeState: (state) => store.set('state', state),
+      readUpstream: () => store.get('upstream'),
+      writeUpstream: (upstream) => store.set('upstream', upstream),
       path: store.path,
     },
     warning,

@@ -10,6 +10,7 @@ import {
 } from '#server/db/repositories/availability-repository.ts';
 import { lockStoresForUpdate } from '#server/db/locks.ts';
 import { findStoresByIds } from '#server/db/repositories/catalog-repository.ts';
+import { fillStoreCoordinates } from '#server/db/repositories/store-directory-repository.ts';
 import { markTargetsCovered } from '#server/db/repositories/watch-repository.ts';
 import { recountChangedSearches } from '#server/db/repositories/search-inventory-repository.ts';
 import {
@@ -61,7 +62,12 @@ export async function applyPickupAnswer(
   // there would delay its restocks' alerts by a cycle.
   const report = await runRetryingTransaction(db, async (trx) => {
     // Stores outside the catalog are filed from what the answer says of them (learned-stores.ts).
-    const known = new Set((await findStoresByIds(trx, listedIds)).map((store) => store.store_id));
+    const rows = await findStoresByIds(trx, listedIds);
+    const known = new Set(rows.map((store) => store.store_id));
+    // Stores the directory sync filed carry no coordinates until an answer gives them.
+    const unplaced = new Set(
+      rows.filter((row) => row.latitude === null).map((row) => row.store_id),
+    );
     const learned = await fileLearnedStores(
       trx,
       scope.countryCode,
@@ -73,6 +79,14 @@ export async function applyPickupAnswer(
     const stores = answer.stores.filter((store) => known.has(store.storeNumber));
     const storeIds = stores.map((store) => store.storeNumber);
     await lockStoresForUpdate(trx, storeIds);
+    if (unplaced.size > 0) {
+      await fillStoreCoordinates(
+        trx,
+        stores
+          .filter((store) => unplaced.has(store.storeNumber))
+          .map((store) => ({ ...store, timeZone: store.facts?.timezone ?? null })),
+      );
+    }
     const parts = [
       ...new Set(
         stores.flatMap((store) =>

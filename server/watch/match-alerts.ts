@@ -1,4 +1,5 @@
-import { enqueueAlerts, enqueueHeldAlerts } from '#server/notify/outbox.ts';
+import { enqueueHeldAlerts } from '#server/notify/outbox.ts';
+import { enqueueWithCadence } from '#server/notify/cadence-hold.ts';
 import { holdForQuietHours } from '#server/notify/quiet-hours-hold.ts';
 import { sortNearestFirst } from '#server/notify/alert-payload.ts';
 import { listChannelsForSearches } from '#server/db/repositories/channel-repository.ts';
@@ -45,8 +46,9 @@ type SearchWave = {
  * pairs for that search, nearest first. The key names the search, the wave's first pair
  * (lowest history event: store, part, event) and the channel, so replaying the same change
  * can never alert twice, and a one-pair wave keeps the key it always had. Rows of users in
- * their quiet hours wait for one summary at the window's end (holdForQuietHours). Returns rows
- * written.
+ * their quiet hours wait for one summary at the window's end (holdForQuietHours); the others
+ * go under the search's cadence (enqueueWithCadence: one message per channel per cadence,
+ * a preferred model at the search's own store at once). Returns rows written.
  */
 export async function enqueueRestockWave(
   trx: Executor,
@@ -93,7 +95,10 @@ export async function enqueueRestockWave(
   // One answer's restocks share its observed time: quiet hours are judged at that moment.
   const observedAt = restocks[0]?.observedAt ?? new Date();
   const { immediate, held } = await holdForQuietHours(trx, alerts, observedAt);
-  return (await enqueueAlerts(trx, immediate)) + (await enqueueHeldAlerts(trx, held));
+  // Outside quiet hours the search's cadence decides: now, or with the next message.
+  return (
+    (await enqueueWithCadence(trx, immediate, observedAt)) + (await enqueueHeldAlerts(trx, held))
+  );
 }
 
 /** The one-restock case of enqueueRestockWave (a wave of one pair). */
@@ -186,6 +191,7 @@ async function collectRestock(
       pickupQuote: restock.pickupQuote,
       observedAt: restock.observedAt.toISOString(),
       eventId: restock.eventId,
+      goneAt: null,
     });
     waves.set(candidate.search_id, wave);
   }

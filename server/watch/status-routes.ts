@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { watchStatusSchema } from '#shared/api/watch.ts';
 import { readCatalogSyncStatus } from '#server/catalog/catalog-status.ts';
+import { readDirectorySyncStatus } from '#server/catalog/directory-status.ts';
 import type { Db } from '#server/db/database.ts';
 import { hasMetricsToken } from '#server/ops/metrics-token.ts';
 import { computeWatchStatus, toPublicWatchStatus } from './watch-status.ts';
@@ -17,7 +18,7 @@ function varyOnAuthorization(reply: FastifyReply): void {
 
 /**
  * GET /v2/status: whether alerts may be delayed, each country's endpoint shape and freshness,
- * for anyone; with `operatorToken` (METRICS_TOKEN) as a bearer token also the upstream hosts,
+ * the last catalog and store directory syncs, for anyone; with `operatorToken` (METRICS_TOKEN) as a bearer token also the upstream hosts,
  * egress addresses, budgets and cool-downs. Any other Authorization (a signed-in person's own
  * token) gets the public view: there is no operator role besides that token.
  */
@@ -36,6 +37,7 @@ export const watchStatusRoutes: FastifyPluginAsyncZod<{
       const status = {
         ...(await computeWatchStatus(db, { preferredShape, controlParts })),
         catalog_sync: await readCatalogSyncStatus(db),
+        directory_sync: await readDirectorySyncStatus(db),
       };
       // The answer depends on the header: no cache may hand the operator's view to anyone.
       varyOnAuthorization(reply);

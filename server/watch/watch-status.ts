@@ -171,7 +171,8 @@ export async function computeWatchStatus(
 /**
  * What anyone may read of the status: the public schema keeps whether alerts may be delayed,
  * the countries, refused parts and freshness promise, and drops every key it does not name
- * (hosts, addresses, the workers' budget, the catalog sync's origin and errors).
+ * (hosts, addresses, the workers' budget, the catalog sync's origin and errors, the directory
+ * reads' errors).
  */
 export function toPublicWatchStatus(status: OperatorWatchStatus): PublicWatchStatus {
   return publicWatchStatusSchema.parse({ ...status, view: 'public' });

@@ -38,6 +38,20 @@ export const quietHoursSchema = z
 /** An account's quiet hours. */
 export type QuietHoursSettings = z.infer<typeof quietHoursSchema>;
 
+/**
+ * The zone alert times are written in (issue 42): an IANA name as Intl knows it. The site sets
+ * it from the browser when an account has none, and My Account changes it. Body of PATCH
+ * /v2/account/time-zone.
+ */
+export const timeZoneUpdateSchema = z.object({
+  time_zone: z.string().trim().min(1, 'Choose a time zone').max(64).refine(isCanonicalTimeZone, {
+    message:
+      'Choose a time zone from the list, written as it is there (e.g. America/New_York or UTC); offsets such as +02:00 are not time zones',
+  }),
+});
+/** A time zone change. */
+export type TimeZoneUpdate = z.infer<typeof timeZoneUpdateSchema>;
+
 /** GET and PATCH /v2/account answer. */
 export const accountSchema = z.object({
   email: z.string().nullable(),
@@ -46,6 +60,8 @@ export const accountSchema = z.object({
   plan: z.enum(PLAN_CODES),
   capabilities: accountCapabilitiesSchema,
   quiet_hours: quietHoursSchema,
+  /** Zone of the times in alerts; null until the browser first reports one (UTC until then). */
+  time_zone: z.string().nullable(),
 });
 /** The signed-in user's account. */
 export type Account = z.infer<typeof accountSchema>;

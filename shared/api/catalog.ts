@@ -26,6 +26,11 @@ export const storeSchema = z.object({
   postal_code: z.string().nullable(),
   telephone: z.string().nullable(),
   store_slug: z.string().nullable(),
+  /**
+   * YYYY-MM-DD since which Apple's directory no longer lists it: kept for the searches that
+   * watch it, not offered for new ones. Null (or absent, from an older server) while open.
+   */
+  closed_on: z.string().nullable().optional(),
 });
 /** A store, server field names. */
 export type Store = z.infer<typeof storeSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALERT_CADENCE_BOUNDS } from '#shared/watch/alert-cadence.ts';
 
 /** A model of the search's product type, flagged when the user prefers it. */
 export const productModelSchema = z.object({
@@ -24,6 +25,10 @@ export const searchSchema = z.object({
   send_text_updates: z.boolean(),
   send_email_updates: z.boolean(),
   max_distance_miles: z.number().nullable(),
+  /** Unit the store's country reads distances in; the limit is still sent in miles. */
+  distance_unit: z.enum(['mi', 'km']).optional(),
+  /** At most one alert message per channel within this many minutes (absent on Mac searches). */
+  alert_cadence_minutes: z.number().int().optional(),
   product_models: z.array(productModelSchema),
   stores_with_inventory: z.number().int().nullable(),
   /** Over the plan's search limit after a downgrade: kept, but not checked and never alerted. */
@@ -39,6 +44,17 @@ const idSchema = z.string().trim().min(1, 'Required').max(64);
 
 /** Limit on how far a nearby store may be, in miles (0.5 to 500). */
 export const maxDistanceSchema = z.number().min(0.5).max(500).nullable();
+
+/** Minutes between two alert messages of a search per channel (0: every restock at once). */
+export const alertCadenceSchema = z
+  .number({ message: 'Enter the minutes between alert messages as a number' })
+  .int({ message: 'Enter whole minutes between alert messages' })
+  .min(ALERT_CADENCE_BOUNDS.min, {
+    message: `Enter from ${ALERT_CADENCE_BOUNDS.min} to ${ALERT_CADENCE_BOUNDS.max} minutes between alert messages`,
+  })
+  .max(ALERT_CADENCE_BOUNDS.max, {
+    message: `Enter from ${ALERT_CADENCE_BOUNDS.min} to ${ALERT_CADENCE_BOUNDS.max} minutes between alert messages`,
+  });
 
 /** Settings shared by create and update; every flag is optional on create. */
 const settingsShape = {
@@ -70,6 +86,7 @@ export const newSearchSchema = z.object({
   send_text_updates: settingsShape.send_text_updates.optional(),
   send_email_updates: settingsShape.send_email_updates.optional(),
   max_distance_miles: settingsShape.max_distance_miles.optional(),
+  alert_cadence_minutes: alertCadenceSchema.optional(),
   product_models: preferredModelsInput.optional(),
 });
 /** Create-search payload. */
@@ -84,6 +101,7 @@ export const searchUpdateSchema = z.object({
   store_id: idSchema,
   ...settingsShape,
   max_distance_miles: maxDistanceSchema.optional(),
+  alert_cadence_minutes: alertCadenceSchema.optional(),
   product_models: preferredModelsInput,
 });
 /** Update-search payload. */

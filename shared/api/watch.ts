@@ -149,6 +149,33 @@ export const publicCatalogSyncStatusSchema = catalogSyncStatusSchema.omit({
 });
 
 /**
+ * The last read of one country's store directory (`rsp-web/store-list`): when, what came of it
+ * (`read`, `not_listed` for Apple's 404, `failed`), and the stores it added, closed (no longer
+ * listed) and reopened (listed again), by store number.
+ */
+export const directorySyncStatusSchema = z.object({
+  country_code: z.string(),
+  locale: z.string(),
+  synced_at: z.string(),
+  outcome: z.enum(['read', 'not_listed', 'failed']),
+  http_status: z.number().int().nullable(),
+  /** Stores the locale's directory listed. */
+  listed: z.number().int(),
+  added: z.array(z.string()),
+  closed: z.array(z.string()),
+  reopened: z.array(z.string()),
+  /** The last read that applied; null before one did. */
+  last_success_at: z.string().nullable(),
+});
+/** One country's last directory read. */
+export type DirectorySyncStatus = z.infer<typeof directorySyncStatusSchema>;
+
+/** The operator's view of it adds why a read failed (which can name the upstream's address). */
+export const operatorDirectorySyncStatusSchema = directorySyncStatusSchema.extend({
+  error: z.string().nullable(),
+});
+
+/**
  * GET /v2/status for anyone: whether alerts may be delayed, each country's endpoint shape and
  * freshness, the parts Apple refused and the freshness promise. No host, address or budget.
  */
@@ -162,6 +189,8 @@ export const publicWatchStatusSchema = z.object({
   freshness: publicWatchFreshnessSchema.nullable(),
   /** The last catalog sync from Apple's buy pages (server only; null before any). */
   catalog_sync: publicCatalogSyncStatusSchema.nullable().optional(),
+  /** The last store directory read per country (server only; empty before any). */
+  directory_sync: z.array(directorySyncStatusSchema).optional(),
 });
 /** The status anyone may read. */
 export type PublicWatchStatus = z.infer<typeof publicWatchStatusSchema>;
@@ -175,6 +204,7 @@ export const operatorWatchStatusSchema = publicWatchStatusSchema.extend({
   view: z.literal('operator'),
   freshness: watchFreshnessSchema.nullable(),
   catalog_sync: catalogSyncStatusSchema.nullable().optional(),
+  directory_sync: z.array(operatorDirectorySyncStatusSchema).optional(),
   hosts: z.array(upstreamHostStatusSchema),
   addresses: z.array(egressAddressStatusSchema),
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { getDistanceUnit } from '#shared/domain/alert-distance.ts';
 import type { newSearchSchema, Search, searchUpdateSchema } from '#shared/api/searches.ts';
 import type { DesktopCatalog } from './desktop-catalog.ts';
 import type { LocalSearch } from './local-search.ts';
@@ -38,6 +39,7 @@ export function toSearchView(
     send_text_updates: false,
     send_email_updates: false,
     max_distance_miles: search.max_distance_miles,
+    ...(store === undefined ? {} : { distance_unit: getDistanceUnit(store.country_code) }),
     product_models: models.map((model) => ({
       part_number: model.part_number,
       display_name: model.display_name,

@@ -1,4 +1,6 @@
 import type { Search, SearchUpdate } from '#shared/api/searches.ts';
+import type { DistanceUnit } from '#shared/upstream/types.ts';
+import { fromMiles, toMiles } from './alert-distance.ts';
 
 /** Nearest and farthest "only stores within N miles" the API accepts (maxDistanceSchema). */
 export const MAX_DISTANCE_BOUNDS = { min: 0.5, max: 500 } as const;
@@ -13,6 +15,9 @@ export function toSearchUpdate(search: Search): SearchUpdate {
     send_text_updates: search.send_text_updates,
     send_email_updates: search.send_email_updates,
     max_distance_miles: search.max_distance_miles,
+    ...(search.alert_cadence_minutes === undefined
+      ? {}
+      : { alert_cadence_minutes: search.alert_cadence_minutes }),
     product_models: search.product_models.map((model) => ({
       part_number: model.part_number,
       display_name: model.display_name,
@@ -35,6 +40,7 @@ export type SettingChange =
       value: boolean;
     }
   | { kind: 'maxDistance'; miles: number | null }
+  | { kind: 'alertCadence'; minutes: number }
   | { kind: 'preferredModels'; partNumbers: readonly string[] };
 
 /**
@@ -54,6 +60,8 @@ export function applySettingChange(search: Search, change: SettingChange): Searc
       return { ...update, [change.field]: change.value };
     case 'maxDistance':
       return { ...update, max_distance_miles: change.miles };
+    case 'alertCadence':
+      return { ...update, alert_cadence_minutes: change.minutes };
     case 'preferredModels': {
       const preferred = new Set(change.partNumbers);
       return {
@@ -78,23 +86,26 @@ export function isMissingPreferredModel(
 }
 
 /**
- * Reads the "only stores within N miles" field: empty means no limit (null); otherwise a
- * number within MAX_DISTANCE_BOUNDS, or an error message to show beside the field.
+ * Reads the "only stores within N" field, typed in `unit` (the store country's): empty means
+ * no limit (null); otherwise a number within MAX_DISTANCE_BOUNDS once in miles, or an error
+ * message to show beside the field, in the same unit.
  */
-export function parseMaxDistance(input: string): { miles: number | null } | { error: string } {
+export function parseMaxDistance(
+  input: string,
+  unit: DistanceUnit = 'mi',
+): { miles: number | null } | { error: string } {
   const trimmed = input.trim();
   if (trimmed === '') {
     return { miles: null };
   }
-  const miles = Number(trimmed);
-  if (
-    !Number.isFinite(miles) ||
-    miles < MAX_DISTANCE_BOUNDS.min ||
-    miles > MAX_DISTANCE_BOUNDS.max
-  ) {
-    return {
-      error: `Enter a distance from ${MAX_DISTANCE_BOUNDS.min} to ${MAX_DISTANCE_BOUNDS.max} miles, or leave it empty.`,
-    };
+  const value = Number(trimmed);
+  const miles = toMiles(value, unit);
+  // Bounds are checked on the value as shown (rounded), so "0.8 km" is as accepted as typed.
+  const min = fromMiles(MAX_DISTANCE_BOUNDS.min, unit);
+  const max = fromMiles(MAX_DISTANCE_BOUNDS.max, unit);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    const unitName = unit === 'mi' ? 'miles' : 'km';
+    return { error: `Enter a distance from ${min} to ${max} ${unitName}, or leave it empty.` };
   }
-  return { miles };
+  return { miles: Math.min(Math.max(miles, MAX_DISTANCE_BOUNDS.min), MAX_DISTANCE_BOUNDS.max) };
 }

@@ -5,15 +5,22 @@ import type { Store } from '#shared/api/catalog.ts';
 // loads, so none of this counts against the landing page's script budget.
 
 /** Store fields the create-search dropdown shows and filters on. */
-export type StoreLabelInput = Pick<Store, 'store_name' | 'city' | 'state_code'>;
+export type StoreLabelInput = Pick<Store, 'store_name' | 'city' | 'state_code' | 'closed_on'>;
 
-/** Dropdown label: "name | city, state code", or "name | city" without a state code. */
+/**
+ * Dropdown label: "name | city, state code", or "name | city" without a state code; a closed
+ * store (offered only as a search's own) reads "name (closed) | city".
+ */
 export function formatStoreOptionLabel(store: StoreLabelInput): string {
   const place =
     store.state_code === null || store.state_code === ''
       ? store.city
       : `${store.city}, ${store.state_code}`;
-  return `${store.store_name} | ${place}`;
+  const name =
+    store.closed_on === null || store.closed_on === undefined
+      ? store.store_name
+      : `${store.store_name} (closed)`;
+  return `${name} | ${place}`;
 }
 
 /** Search header line: "near {store name} | {city}, {state}" (no state: "| {city}"). */

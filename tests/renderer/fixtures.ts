@@ -124,6 +124,7 @@ export const account: Account = {
     time_zone: 'UTC',
     always_for_preferred_at_my_store: false,
   },
+  time_zone: 'America/Los_Angeles',
 };
 
 /** A restock-history event at the search's store, with overrides. */

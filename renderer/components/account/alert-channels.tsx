@@ -4,6 +4,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
+import { Link } from 'react-router-dom';
 import type {
   Channel,
   ChannelCreate,
@@ -11,6 +12,7 @@ import type {
   ChannelTestResult,
 } from '#shared/api/channels.ts';
 import {
+  describeInvalidInput,
   describeRequestError,
   isUnansweredRequest,
   readErrorBody,
@@ -22,6 +24,9 @@ import {
   useDeleteAlertChannel,
   useTestAlertChannel,
 } from '#renderer/api/channel-queries.ts';
+
+/** The page documenting the webhook body and its signature. */
+export const WEBHOOK_DOCS_PATH = '/docs/webhooks';
 
 /** How each kind is named in the form and the list. */
 export const CHANNEL_KIND_NAMES: Readonly<Record<ChannelKind, string>> = {
@@ -74,12 +79,16 @@ function toCreateBody(draft: Draft): ChannelCreate {
   }
 }
 
-/** A refused add: the server's detail names the field ("url: must be an https:// address"). */
+/** A refused add in plain words ("The address must be an https:// address."). */
 function describeCreateError(error: unknown): string {
   if (isUnansweredRequest(error)) return describeRequestError(error, '');
-  const { code, reason, message } = readErrorBody(error);
-  if (code === 'invalid_input' && message !== undefined) return message;
-  return reason ?? message ?? "The channel couldn't be added. Please try again.";
+  const { reason, message } = readErrorBody(error);
+  return (
+    describeInvalidInput(error) ??
+    reason ??
+    message ??
+    "The channel couldn't be added. Please try again."
+  );
 }
 
 /** A failed test: the limit's own sentence when tests are limited for now (429). */
@@ -178,7 +187,11 @@ export function AlertChannels({ isAllowed }: { isAllowed: boolean }) {
             size="sm"
             value={draft.kind}
             disabled={create.isPending}
-            onChange={(event) => setDraft({ ...draft, kind: event.target.value as ChannelKind })}
+            onChange={(event) => {
+              // An error about the old kind's fields means nothing for the new kind.
+              create.reset();
+              setDraft({ ...draft, kind: event.target.value as ChannelKind });
+            }}
           >
             {(Object.keys(CHANNEL_KIND_NAMES) as ChannelKind[]).map((kind) => (
               <option key={kind} value={kind}>
@@ -222,9 +235,14 @@ export function AlertChannels({ isAllowed }: { isAllowed: boolean }) {
         {draft.kind === 'webhook'
           ? field('url', 'HTTPS URL', {
               placeholder: 'https://example.com/hooks/shelfwatch',
-              help: 'Receives a signed JSON POST for every alert (see the docs).',
+              help: 'Receives a signed JSON POST for every alert.',
             })
           : null}
+        {draft.kind === 'webhook' ? (
+          <p className="small mt-n1">
+            <Link to={WEBHOOK_DOCS_PATH}>How to read and verify the webhook body</Link>
+          </p>
+        ) : null}
         {field('label', 'Name (optional)', { placeholder: 'My phone' })}
         {create.isError ? (
           <p className="text-danger small" role="alert">

@@ -23,6 +23,9 @@ export function SiteFooter() {
           <a href={`mailto:${supportEmail}`} className="link-secondary">
             {supportEmail}
           </a>
+          <Link to="/status" className="link-secondary">
+            Service status
+          </Link>
           <Link to="/tos" className="link-secondary">
             Terms of Service
           </Link>

@@ -6,6 +6,7 @@ import NavbarToggle from 'react-bootstrap/NavbarToggle';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useAuth } from '#renderer/auth/auth-context.tsx';
+import { LoginLink } from '#renderer/auth/login-link.tsx';
 import { useHost } from '#renderer/host/host-context.tsx';
 import { loadChunk } from './chunk-loading.ts';
 
@@ -54,9 +55,6 @@ export function SiteNavbar() {
     }),
     [isExpanded],
   );
-  const startLogin = () => {
-    auth.login('/').catch((error: unknown) => console.error('Login could not start', error));
-  };
   const startLogout = () => {
     auth.logout().catch((error: unknown) => console.error('Logout failed', error));
   };
@@ -84,13 +82,10 @@ export function SiteNavbar() {
                   <AccountMenu onLogout={startLogout} />
                 </Suspense>
               ) : (
-                <button
-                  type="button"
-                  className="nav-link btn btn-link text-start"
-                  onClick={startLogin}
-                >
-                  Login
-                </button>
+                // A real link, so a click before the pre-rendered page hydrates still reaches the
+                // sign-in page. The app's window is never pre-rendered: there every plain click
+                // is handled in place, and the window's guard refuses the new-window clicks.
+                <LoginLink className="nav-link">Login</LoginLink>
               )}
             </div>
           </NavbarCollapse>

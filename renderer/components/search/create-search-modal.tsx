@@ -10,7 +10,11 @@ import { describeCreateSearchError, readErrorBody } from '#renderer/api/api-erro
 import { useProducts, useStores } from '#renderer/api/catalog-queries.ts';
 import { useCreateSearch } from '#renderer/api/search-queries.ts';
 import { useAuth } from '#renderer/auth/auth-context.tsx';
-import { listProductsForStore, listStoresForProduct } from './product-availability.ts';
+import {
+  describeSoldOnlyAbroad,
+  listProductsForStore,
+  listStoresForProduct,
+} from './product-availability.ts';
 import { formatProductOption } from './product-option-label.tsx';
 import {
   filterStoreOption,
@@ -42,6 +46,13 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
     const chosen = products.data?.find((candidate) => candidate.product_id === product?.value);
     return toStoreOptions(listStoresForProduct(stores.data ?? [], chosen));
   }, [stores.data, products.data, product]);
+  const soldOnlyAbroad = useMemo(
+    () =>
+      describeSoldOnlyAbroad(
+        products.data?.find((candidate) => candidate.product_id === product?.value),
+      ),
+    [products.data, product],
+  );
   const isBusy = creation.isPending;
   const canCreate = product !== null && store !== null && !isBusy;
   const errorBody = creation.isError ? readErrorBody(creation.error) : {};
@@ -139,6 +150,11 @@ export function CreateSearchModal({ isOpen, onClose }: { isOpen: boolean; onClos
               ? ` Only stores in countries where ${product.label} is sold are listed.`
               : null}
           </Form.Text>
+          {soldOnlyAbroad === null ? null : (
+            <Form.Text as="p" className="d-block mb-0" data-testid="sold-only-abroad">
+              {soldOnlyAbroad}
+            </Form.Text>
+          )}
         </Form.Group>
         {creation.isError ? (
           <>

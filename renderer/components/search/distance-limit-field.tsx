@@ -1,10 +1,14 @@
 import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
+import { fromMiles } from '#shared/domain/alert-distance.ts';
 import { MAX_DISTANCE_BOUNDS, parseMaxDistance } from '#shared/domain/search-settings.ts';
+import type { DistanceUnit } from '#shared/upstream/types.ts';
 
 /**
- * "Only stores within N miles": empty means no limit. The value is committed on blur or
- * Enter, and only when it is valid and changed; an invalid one shows why beside the field.
+ * "Only stores within N miles" (or km, the store country's unit: `unit`): empty means no
+ * limit. The limit is kept in miles; the field shows and reads it in `unit`. The value is
+ * committed on blur or Enter, and only when it is valid and changed; an invalid one shows why
+ * beside the field.
  */
 export function DistanceLimitField({
   id,
@@ -17,6 +21,7 @@ export function DistanceLimitField({
   labelClassName,
   size,
   maxWidth = 140,
+  unit = 'mi',
 }: {
   id: string;
   label: string;
@@ -28,17 +33,22 @@ export function DistanceLimitField({
   labelClassName?: string;
   size?: 'sm';
   maxWidth?: number;
+  unit?: DistanceUnit;
 }) {
-  const [text, setText] = useState(miles?.toString() ?? '');
+  const [text, setText] = useState(miles === null ? '' : fromMiles(miles, unit).toString());
   const [error, setError] = useState<string | null>(null);
   const commit = () => {
-    const parsed = parseMaxDistance(text);
+    const parsed = parseMaxDistance(text, unit);
     if ('error' in parsed) {
       setError(parsed.error);
       return;
     }
     setError(null);
-    if (parsed.miles !== miles) onCommit(parsed.miles);
+    const isSame =
+      parsed.miles === null || miles === null
+        ? parsed.miles === miles
+        : fromMiles(parsed.miles, unit) === fromMiles(miles, unit);
+    if (!isSame) onCommit(parsed.miles);
   };
   return (
     <Form.Group className={className} controlId={id}>
@@ -46,8 +56,8 @@ export function DistanceLimitField({
       <Form.Control
         type="number"
         inputMode="decimal"
-        min={MAX_DISTANCE_BOUNDS.min}
-        max={MAX_DISTANCE_BOUNDS.max}
+        min={fromMiles(MAX_DISTANCE_BOUNDS.min, unit)}
+        max={fromMiles(MAX_DISTANCE_BOUNDS.max, unit)}
         step={0.5}
         size={size}
         style={{ maxWidth }}

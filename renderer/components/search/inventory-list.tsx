@@ -2,10 +2,20 @@ import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import ListGroup from 'react-bootstrap/ListGroup';
 import type { InventoryStore } from '#shared/api/inventory.ts';
+import { compareModelNames } from '#shared/domain/model-order.ts';
 
 /** "12.3 mi" for a nearby store; the search's own store has no distance. */
 function formatDistance(miles: number | null): string | null {
   return miles === null ? null : `${miles < 10 ? miles.toFixed(1) : Math.round(miles)} mi`;
+}
+
+/** Preferred models first, then by size (256GB before 1TB), as the settings list them. */
+function orderAvailableModels(models: InventoryStore['available_models']) {
+  return [...models].sort(
+    (a, b) =>
+      Number(b.is_preferred) - Number(a.is_preferred) ||
+      compareModelNames(a.display_name, b.display_name),
+  );
 }
 
 /** Stores with their available models; preferred ones badged (a heart on small screens). */
@@ -32,7 +42,7 @@ export function InventoryList({ stores }: { stores: readonly InventoryStore[] })
               <Card.Body className="small text-body-secondary">No models available</Card.Body>
             ) : (
               <ListGroup variant="flush">
-                {store.available_models.map((model) => (
+                {orderAvailableModels(store.available_models).map((model) => (
                   <ListGroup.Item
                     key={model.part_number}
                     className="d-flex justify-content-between align-items-center gap-2"

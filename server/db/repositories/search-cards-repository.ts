@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '#server/db/database.ts';
 import type { SearchRow } from '#server/db/schema.ts';
+import { closedStoreName } from './catalog-repository.ts';
 import { recountChangedSearches } from './search-inventory-repository.ts';
 
 // What a search's card shows: the list of a user's searches and one search by id.
@@ -23,6 +24,7 @@ const CARD_SEARCH_COLUMNS = [
   's.send_text_updates',
   's.send_email_updates',
   's.max_distance_miles',
+  's.alert_cadence_minutes',
   // Kept on the row by its writers (search-inventory-repository.ts).
   's.stores_with_inventory',
 ] as const;
@@ -88,7 +90,7 @@ function selectSearchCardHeads(db: Executor) {
     .leftJoin('product_types as p', 'p.product_id', 's.product_type')
     .select([
       'p.product_name',
-      'st.store_name',
+      closedStoreName.as('store_name'),
       'st.city as store_city',
       'st.state_code as store_state',
     ]);

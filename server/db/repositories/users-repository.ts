@@ -174,6 +174,22 @@ export async function updateUserAccount(
   return updated;
 }
 
+/** Sets the IANA zone alert times are written in. */
+export async function updateUserTimeZone(
+  db: Executor,
+  id: string,
+  timeZone: string,
+): Promise<UserRow> {
+  const updated = await db
+    .updateTable('users')
+    .set({ time_zone: timeZone, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await announceUserChange(db, id);
+  return updated;
+}
+
 /** Changes a user's plan (billing webhooks and the admin command). */
 export async function updateUserPlan(db: Executor, id: string, plan: PlanCode): Promise<void> {
   await db

@@ -70,6 +70,7 @@ export async function deliverToUserChannel(
     sent = await dispatcher.sendAlert(channel, alert, {
       id: row.idempotency_key,
       buyPagePath,
+      ...(user.time_zone === null ? {} : { timeZone: user.time_zone }),
     });
   } catch (error) {
     // Only the receiver's failures count toward the channel's health, in our words; anything

@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import { buildBuyPageUrl } from '#shared/upstream/urls.ts';
+import { createItemLinks } from '#server/notify/alert-links.ts';
 import { loadOnFirstUse } from '#server/base/load-on-first-use.ts';
 import type { ChannelSettings } from '#server/config/notify-settings.ts';
 import type { ChannelHttp } from './channel-http.ts';
@@ -37,7 +37,7 @@ export type ChannelDispatcher = {
   sendAlert: (
     row: { kind: StoredChannel['kind']; settings: unknown; secret: unknown },
     alert: ChannelAlert,
-    delivery: { id: string; buyPagePath: string | null },
+    delivery: { id: string; buyPagePath: string | null; timeZone?: string },
   ) => Promise<{ note: string }>;
   /** Sends a test message; for Telegram first confirms the chat and answers its name. */
   sendTest: (row: {
@@ -62,21 +62,15 @@ export function createChannelDispatcher(
     return { agent, timeoutMs: settings.timeoutMs, policy };
   });
   const publicUrl = links.publicUrl.replace(/\/+$/, '');
-  const appleOrigin = new URL(links.storePageBaseUrl).origin;
-  const storeUrl = (item: ChannelAlertItem): string | undefined =>
-    item.storeSlug === null
-      ? undefined
-      : `${links.storePageBaseUrl}${encodeURIComponent(item.storeSlug)}`;
 
   return {
     sendAlert: async (row, alert, delivery) => {
       const channel = readStoredChannel(row);
       const http = await connect();
       const searchUrl = `${publicUrl}/search/${encodeURIComponent(alert.searchId)}`;
-      const buyUrl = (item: ChannelAlertItem): string | undefined =>
-        delivery.buyPagePath === null
-          ? undefined
-          : buildBuyPageUrl(appleOrigin, item.countryCode, delivery.buyPagePath);
+      const itemLinks = createItemLinks(links.storePageBaseUrl, delivery.buyPagePath);
+      const storeUrl = (item: ChannelAlertItem): string | undefined => itemLinks.storeUrl(item);
+      const buyUrl = (item: ChannelAlertItem): string | undefined => itemLinks.buyUrl(item);
       const first = alert.items[0];
       if (channel.kind === 'webhook') {
         const body = buildWebhookAlertBody(
@@ -90,11 +84,15 @@ export function createChannelDispatcher(
           now,
         });
       }
-      const message = buildChannelMessage(alert, {
-        searchUrl,
-        storeUrl: first === undefined ? undefined : storeUrl(first),
-        buyUrl: first === undefined ? undefined : buyUrl(first),
-      });
+      const message = buildChannelMessage(
+        alert,
+        {
+          searchUrl,
+          storeUrl: first === undefined ? undefined : storeUrl(first),
+          buyUrl: first === undefined ? undefined : buyUrl(first),
+        },
+        delivery.timeZone === undefined ? undefined : { timeZone: delivery.timeZone },
+      );
       return await sendMessage(http, channel, message);
     },
     sendTest: async (row) => {

@@ -1,4 +1,13 @@
 import type { AlertItem } from '#server/notify/alert-types.ts';
+import { formatAppleStoreName } from '#server/notify/alert-links.ts';
+import {
+  describeGone,
+  describeHeadline,
+  describeShortDistance,
+  type RenderOptions,
+} from '#server/notify/templates.ts';
+import { FALLBACK_TIME_ZONE, formatAlertClock } from '#shared/domain/alert-time.ts';
+import { describePickupQuote } from '#shared/domain/pickup-quote.ts';
 /** One model available at one store, as a channel message shows it (the wave's own item type). */
 export type ChannelAlertItem = Omit<AlertItem, 'eventId'>;
 
@@ -33,32 +42,40 @@ export type ChannelMessage = {
 /** "Apple Fifth Avenue (New York, NY)". */
 export function describeItemStore(item: ChannelAlertItem): string {
   const place = item.storeState === null ? item.storeCity : `${item.storeCity}, ${item.storeState}`;
-  return `Apple ${item.storeName} (${place})`;
+  return `${formatAppleStoreName(item.storeName)} (${place})`;
 }
 
-/** One line per item: model, store, distance and pickup quote. */
-export function describeItem(item: ChannelAlertItem): string {
-  const distance =
-    item.distanceMiles === null || item.distanceMiles <= 0
-      ? ''
-      : `, ${item.distanceMiles.toFixed(1)} mi away`;
-  const pickup = item.pickupQuote === null ? '' : ` · ${item.pickupQuote}`;
-  return `${item.modelName} at ${describeItemStore(item)}${distance}${pickup}`;
+/**
+ * One line per item: model, store, distance (the country's unit), pickup day as Apple quotes
+ * it, the time it was seen in the user's zone, and "gone at" when it sold out before sending.
+ */
+export function describeItem(
+  item: ChannelAlertItem,
+  options: RenderOptions = { timeZone: FALLBACK_TIME_ZONE },
+): string {
+  const wave = { ...item, eventId: null };
+  const gone = describeGone(wave, options);
+  return `${item.modelName} at ${describeItemStore(item)}, ${describeShortDistance(wave)} · ${describePickupQuote(item.pickupQuote)} · seen ${formatAlertClock(item.observedAt, options.timeZone)}${gone === '' ? '' : ` · ${gone}`}`;
 }
 
 /** The message every channel renders from: wording shared so all channels say the same. */
-export function buildChannelMessage(alert: ChannelAlert, links: ChannelLinks): ChannelMessage {
+export function buildChannelMessage(
+  alert: ChannelAlert,
+  links: ChannelLinks,
+  options: RenderOptions = { timeZone: FALLBACK_TIME_ZONE },
+): ChannelMessage {
   const [first] = alert.items;
   const count = alert.items.length;
   const title =
     first === undefined
       ? `${alert.productName} is available`
       : count === 1
-        ? `${first.modelName} is available at Apple ${first.storeName}`
-        : `${alert.productName}: ${count} models available`;
-  const lines = alert.items.slice(0, 10).map(describeItem);
+        ? describeHeadline({ ...first, eventId: null })
+        : `${describeHeadline({ ...first, eventId: null })}, and ${count - 1} more`;
+  const lines = alert.items.slice(0, 10).map((item) => describeItem(item, options));
   if (count > 10) lines.push(`…and ${count - 10} more on your search page.`);
   if (alert.heldUntil !== null) lines.push('Held through your quiet hours.');
+  lines.push(`Times in ${options.timeZone}.`);
   lines.push('Stock moves fast; reserve soon if you want it.');
   return {
     title,

@@ -1,3 +1,4 @@
+import { classifyPickupQuote } from '#shared/domain/pickup-quote.ts';
 import type { ChannelAlert } from './channel-message.ts';
 
 /** Builds a link for one item of an alert (its store page, Apple's buy page). */
@@ -33,7 +34,9 @@ export function buildWebhookAlertBody(
       },
       distance_miles: item.distanceMiles,
       pickup_quote: item.pickupQuote,
+      pickup_day: classifyPickupQuote(item.pickupQuote),
       observed_at: item.observedAt,
+      gone_at: item.goneAt ?? null,
       buy_url: links.buyUrl(item) ?? null,
     })),
     held_until: alert.heldUntil,

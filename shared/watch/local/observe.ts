@@ -3,6 +3,7 @@ import { mergeObservedStatus, type PickupAnswer } from '#shared/upstream/index.t
 import { listObservations } from '#shared/watch/engine/index.ts';
 import { isAlertAllowed, type StatusChange } from '#shared/watch/quiet-window.ts';
 import { convertToMiles } from '#shared/watch/types.ts';
+import { findDefaultMaxDistanceMiles } from '#shared/domain/alert-distance.ts';
 import { measureStoreMiles, type LocalWatchCatalog } from './local-catalog.ts';
 import {
   alertKey,
@@ -28,12 +29,19 @@ export type LocalAlert = {
 /** Rules that decide which changes alert. */
 export type AlertRules = { quietWindowMs: number; defaultMaxDistanceMiles: number | null };
 
-/** The nearby-store limit of a search: its own, else the app's default, else none. */
+/**
+ * The nearby-store limit of a search: its own, else the app's default, else the default of the
+ * store's country (30 mi, or 50 km where distances are in km; issue 42: near means near, so
+ * the Mac never names a store hundreds of miles away either).
+ */
 export function resolveDistanceLimit(
   search: LocalSearch,
   defaultMiles: number | null,
-): number | null {
-  return search.max_distance_miles ?? defaultMiles;
+  countryCode: string | undefined,
+): number {
+  return (
+    search.max_distance_miles ?? defaultMiles ?? findDefaultMaxDistanceMiles(countryCode ?? 'US')
+  );
 }
 
 /** The search's neighbours within its distance limit, nearest first ([] without nearby results). */
@@ -41,11 +49,12 @@ export function listNearbyStores(
   state: LocalWatchState,
   search: LocalSearch,
   defaultMiles: number | null,
+  countryCode?: string,
 ): LocalNeighbour[] {
   if (!search.include_nearby_store_results) return [];
-  const limit = resolveDistanceLimit(search, defaultMiles);
+  const limit = resolveDistanceLimit(search, defaultMiles, countryCode);
   return (state.neighbours[search.store_id] ?? []).filter(
-    (neighbour) => limit === null || (neighbour.distance_miles ?? Infinity) <= limit,
+    (neighbour) => (neighbour.distance_miles ?? Infinity) <= limit,
   );
 }
 
@@ -197,7 +206,12 @@ function matchAlerts(
     const home = catalog.findStore(search.store_id);
     if (home?.country_code !== countryCode || !productIds.has(search.product_type)) continue;
     const preferred = new Set(search.preferred_parts);
-    const nearby = listNearbyStores(state, search, rules.defaultMaxDistanceMiles);
+    const nearby = listNearbyStores(
+      state,
+      search,
+      rules.defaultMaxDistanceMiles,
+      home.country_code,
+    );
     const names = new Map(
       catalog
         .listModels(search.product_type, home.country_code)

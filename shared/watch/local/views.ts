@@ -88,6 +88,7 @@ export function buildInventory(search: LocalSearch, context: ViewContext): Searc
     context.state,
     search,
     context.defaultMaxDistanceMiles,
+    context.catalog.findStore(search.store_id)?.country_code,
   )) {
     const available = availableAt(neighbour.store_id);
     if (available.length === 0) continue;
@@ -136,6 +137,7 @@ export function buildHistory(
     context.state,
     search,
     context.defaultMaxDistanceMiles,
+    context.catalog.findStore(search.store_id)?.country_code,
   )) {
     distances.set(neighbour.store_id, neighbour.distance_miles);
   }

@@ -43,7 +43,9 @@ describe('the landing page on a first visit', { timeout: 60_000 }, () => {
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(HEADLINE);
       const main = page.getByRole('main');
       expect(await main.getByRole('button', { name: 'Sign up' }).isDisabled()).toBe(true);
-      expect(await main.getByRole('button', { name: 'Login' }).isVisible()).toBe(true);
+      expect(await main.getByRole('link', { name: 'Login' }).getAttribute('href')).toBe(
+        '/force_login',
+      );
       expect(
         await main.getByRole('link', { name: 'Download for macOS' }).getAttribute('href'),
       ).toBe('/download');
@@ -94,8 +96,34 @@ describe('the landing page on a first visit', { timeout: 60_000 }, () => {
         ),
       ).toBe(true);
       expect(warnings.filter((text) => /hydrat|Pre-rendered/i.test(text))).toEqual([]);
-      await page.getByRole('main').getByRole('button', { name: 'Login' }).click();
+      await page.getByRole('main').getByRole('link', { name: 'Login' }).click();
       await page.waitForURL((url) => url.origin === new URL(stack.issuer).origin);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('reaches the sign-in page when Login is clicked before hydration', async () => {
+    const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
+    try {
+      const page = await context.newPage();
+      // The landing page's scripts never arrive, as on a phone whose slow network has not
+      // delivered them yet: nothing can handle the click but the link itself.
+      await page.route('**/assets/*.js', (route) => route.abort());
+      await page.goto(`${stack.baseUrl}/`, { waitUntil: 'commit' });
+      const login = page.getByRole('main').getByRole('link', { name: 'Login' });
+      await login.waitFor();
+      // React marks the nodes it hydrates with __reactFiber$… keys: none here.
+      expect(
+        await page.evaluate(() =>
+          Object.keys(document.querySelector('h1') ?? {}).some((key) => key.startsWith('__react')),
+        ),
+      ).toBe(false);
+      // The next page gets its scripts again.
+      await page.unroute('**/assets/*.js');
+      await login.click();
+      await page.waitForURL((url) => url.origin === new URL(stack.issuer).origin);
+      await page.getByLabel('Password').waitFor();
     } finally {
       await context.close();
     }

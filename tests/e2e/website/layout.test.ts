@@ -67,7 +67,8 @@ async function boxOf(locator: Locator) {
 /** Every link of the footer takes one line (and at 1280 px they share one row). */
 async function expectFooterLinksOnOneLine(width: number): Promise<void> {
   const nav = page.getByRole('navigation', { name: 'Legal and support' });
-  expect(await nav.getByRole('link').count()).toBe(4);
+  // Support address, service status and the three legal pages.
+  expect(await nav.getByRole('link').count()).toBe(5);
   for (const link of await nav.getByRole('link').all()) {
     expect(await countLines(link), (await link.textContent()) ?? undefined).toBe(1);
   }

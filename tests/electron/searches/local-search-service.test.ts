@@ -134,12 +134,12 @@ describe('local searches on the Mac', () => {
 
   it('refuses a new search of a type retired in the store’s country, and keeps an older one', () => {
     const { service, read } = createService({ isUnlimited: true });
-    // iPhone 17 Pro: retired in the US (Fifth Avenue), still sold in Australia (Sydney).
-    const error = catchDesktopError(() => service.create(newSearch('iphone17pro', 'R095')));
+    // iPhone 17 Pro Max: retired in the US (Fifth Avenue), still sold in Germany (Dresden).
+    const error = catchDesktopError(() => service.create(newSearch('iphone17promax', 'R095')));
     expect(error).toMatchObject({ code: 'invalid_input', field: 'product_type' });
     expect(read()).toHaveLength(0);
-    const created = service.create(newSearch('iphone17pro', 'R238'));
-    expect(created.product_name).toBe('iPhone 17 Pro');
+    const created = service.create(newSearch('iphone17promax', 'R430'));
+    expect(created.product_name).toBe('iPhone 17 Pro Max');
 
     // As if kept on the Mac from before the US retirement: it still reads and saves...
     read()[0].store_id = 'R095';

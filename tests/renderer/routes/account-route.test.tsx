@@ -7,7 +7,7 @@ import {
   AccountRoute,
   BILLING_NOT_CONFIGURED_TEXT,
 } from '#renderer/routes/account.tsx';
-import { account } from '#tests/renderer/fixtures.ts';
+import { account, search, stores } from '#tests/renderer/fixtures.ts';
 import {
   createFakeApi,
   createUnreachableApi,
@@ -49,6 +49,19 @@ describe('My Account', () => {
     expect(flag.tagName).toBe('IMG');
     expect(flag.getAttribute('src')).toMatch(/\/(US|UM)[^/]*\.svg/);
     expect(flag.getAttribute('src')).not.toMatch(/^https?:/);
+  });
+
+  it('defaults the phone country to that of the store the person watches', async () => {
+    renderAccount({
+      'GET /account': () => ({ status: 200, body: { ...account, phone_number: null } }),
+      'GET /stores': () => ({ status: 200, body: stores }),
+      'GET /searches/my_searches': () => ({
+        status: 200,
+        body: [{ ...search, store_id: 'R092', store_name: 'Regent Street' }],
+      }),
+    });
+    await screen.findByDisplayValue('pat@example.com');
+    expect(await screen.findByRole('img', { name: 'United Kingdom', hidden: true })).toBeTruthy();
   });
 
   it('swaps the flag when the visitor picks another country', async () => {

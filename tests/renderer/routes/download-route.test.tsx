@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DownloadRoute } from '#renderer/routes/download.tsx';
@@ -29,8 +31,24 @@ describe('download page', () => {
     );
     const status = screen.getByRole('status').textContent;
     expect(status).toContain('not published on this site yet');
-    // The names `npm run dist:mac` gives the files (electron-builder.yml artifactName).
-    expect(status).toContain('Shelfwatch-<version>-arm64.dmg');
-    expect(status).toContain('Shelfwatch-<version>-x64.dmg');
+  });
+
+  it('names the real universal build, as electron-builder.yml makes it', () => {
+    renderWithApp([{ path: '/download', element: <DownloadRoute /> }], {
+      path: '/download',
+      config: { ...testConfig, macDownloadUrl: null },
+    });
+    const config = readFileSync(path.join(process.cwd(), 'electron-builder.yml'), 'utf8');
+    const artifactName = /artifactName: (\S+)/.exec(config)?.[1] ?? '';
+    const arches = [...config.matchAll(/arch: \[(\w+)\]/g)].map((match) => match[1]);
+    expect(new Set(arches)).toEqual(new Set(['universal']));
+    const dmgName = artifactName
+      .replace('${productName}', 'Shelfwatch')
+      .replace('${version}', '<version>')
+      .replace('${arch}', 'universal')
+      .replace('${ext}', 'dmg');
+    const status = screen.getByRole('status').textContent;
+    expect(status).toContain(dmgName);
+    expect(status).not.toMatch(/arm64|x64/);
   });
 });

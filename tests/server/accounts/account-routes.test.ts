@@ -23,6 +23,7 @@ describe('GET and PATCH /v2/account', () => {
         web_searches_allowed: true,
         search_limit: 10,
       },
+      time_zone: null,
       quiet_hours: {
         enabled: false,
         start: '22:00',

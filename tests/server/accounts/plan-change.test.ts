@@ -25,9 +25,18 @@ describe('plan changes pause and resume searches', () => {
   ): Promise<{ person: TestUser; searchIds: string[] }> {
     seq += 1;
     const person = await api.createUser(`shopper${seq}`, plan);
+    // Text updates need a phone number on the account; Premium searches send texts.
+    if (plan === 'best') {
+      await updateUserAccount(api.testDb.db, person.user.id, {
+        email: person.user.email,
+        phone_number: '+14155550123',
+        enable_notifications: true,
+      });
+    }
+    const user = await readUser(person.user.id);
     const searchIds: string[] = [];
     for (const storeId of STORES.slice(0, count)) {
-      const search = await createUserSearch(api.testDb.db, person.user, {
+      const search = await createUserSearch(api.testDb.db, user, {
         product_type: PRODUCT,
         store_id: storeId,
         send_email_updates: true,

@@ -1,13 +1,16 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type AppConfig } from '#server/config/app-config.ts';
 import { findRunningPostmaster, parsePostmasterPid } from '#server/db/embedded-postgres.ts';
 import { openDatabase, type OpenedDatabase } from '#server/db/open-database.ts';
 import { getFreePort } from '#tests/helpers/free-port.ts';
+
+const run = promisify(execFile);
 
 /** The pid of a process that has exited, as a crashed postmaster leaves in its file. */
 async function findDeadPid(): Promise<number> {
@@ -58,6 +61,18 @@ describe('the embedded cluster of a data folder', () => {
     owner = await openDatabase(config, { isSharing: false });
     expect(owner.source).toMatchObject({ kind: 'embedded', isShared: false });
     expect(await findRunningPostmaster(directory)).toMatchObject({ port: config.embeddedPgPort });
+  });
+
+  it('runs its postmaster in a process group of its own, so Ctrl-C stays quiet', async () => {
+    // A terminal's Ctrl-C signals its whole foreground group: a postmaster in ours would shut
+    // down under the server's live connections before the server stopped using them.
+    const running = await findRunningPostmaster(path.join(dataDir, 'postgres'));
+    expect(running).toBeDefined();
+    const readGroup = async (pid: number) =>
+      Number((await run('ps', ['-o', 'pgid=', '-p', String(pid)])).stdout.trim());
+    const postmasterGroup = await readGroup(running!.pid);
+    expect(postmasterGroup).toBe(running!.pid);
+    expect(postmasterGroup).not.toBe(await readGroup(process.pid));
   });
 
   it('refuses a second owner of the folder with a message naming the running cluster', async () => {

@@ -27,6 +27,7 @@ const QUIET_HOURS = {
 };
 const REFINED_PATHS: Readonly<Record<string, ArbitraryOptions['overrides']>> = {
   quietHoursSchema: QUIET_HOURS,
+  timeZoneUpdateSchema: { time_zone: QUIET_HOURS.time_zone },
   // URLs are checked by parsing (Discord's by its path), not by a structure.
   channelCreateSchema: {
     url: fc.constantFrom(

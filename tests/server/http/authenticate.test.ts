@@ -29,6 +29,7 @@ function makeUser(subject: string, plan: UserRow['plan'] = 'good'): UserRow {
     quiet_hours_end: '07:00',
     quiet_hours_time_zone: 'UTC',
     quiet_hours_preferred_at_store: false,
+    time_zone: null,
     created_at: new Date(0),
     updated_at: new Date(0),
   };

@@ -40,8 +40,14 @@ describe('email alerts over SMTP', () => {
     expect(sink.messages[0]?.envelopeTo).toEqual(['dana@example.com']);
   });
 
-  it('names model, store, distance and pickup, links search and store page, and escapes HTML', async () => {
-    const user = await fixture.createUser('erin', 'best');
+  it('names model, store, distance and pickup in the user’s time zone, links search and store page, and escapes HTML', async () => {
+    const created = await fixture.createUser('erin', 'best');
+    const user = await fixture.db
+      .updateTable('users')
+      .set({ time_zone: 'America/New_York' })
+      .where('id', '=', created.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const search = await fixture.createSearch(user);
     const alert = fixture.buildAlert(user, search, 'email', 'content', {
       storeName: 'Fifth <Avenue> & "Co"',
@@ -54,21 +60,26 @@ describe('email alerts over SMTP', () => {
     await worker.stop();
     const mail = message?.parsed;
     expect(mail?.subject).toBe(
-      'iPhone 16 Pro 256GB Desert Titanium is available for pickup at Apple Fifth <Avenue> & "Co"',
+      'iPhone 16 Pro 256GB Desert Titanium at Fifth <Avenue> & "Co", 2.4 mi',
     );
     expect(mail?.from?.value).toEqual([{ name: 'Shelfwatch', address: 'alerts@shelfwatch.test' }]);
     const text = mail?.text ?? '';
     expect(text).toContain('iPhone 16 Pro 256GB Desert Titanium (MYMJ3LL/A)');
     expect(text).toContain('Store: Apple Fifth <Avenue> & "Co" (New York, NY)');
-    expect(text).toContain('Distance: 2.4 miles');
+    expect(text).toContain('Distance: 2.4 mi from your search’s store');
     expect(text).toContain('Pickup: Available Today');
+    // 10:15 UTC on Sunday 22 November 2026 is 05:15 in New York.
+    expect(text).toContain('Seen: Sun 22 Nov, 05:15 EST');
+    expect(text).toContain('Times are in America/New_York');
+    // The catalog has no buy page for this retired type: no buy link rather than a wrong one.
+    expect(text).not.toContain('on apple.com:');
     expect(text).toContain(`Your search: ${TEST_PUBLIC_URL}/search/${search.id}`);
-    expect(text).toContain('Store page: https://www.apple.com/retail/fifthavenue');
+    expect(text).toContain('Store page: https://www.apple.com/retail/fifthavenue/');
     const html = typeof mail?.html === 'string' ? mail.html : '';
     expect(html).toContain('Fifth &lt;Avenue&gt; &amp; &quot;Co&quot;');
     expect(html).not.toContain('<Avenue>');
     expect(html).toContain(`href="${TEST_PUBLIC_URL}/search/${search.id}"`);
-    expect(html).toContain('href="https://www.apple.com/retail/fifthavenue"');
+    expect(html).toContain('href="https://www.apple.com/retail/fifthavenue/"');
 
     expect(message?.messageId).toBe(
       deriveMessageId(alert.idempotencyKey, 'alerts@shelfwatch.test'),
@@ -159,7 +170,7 @@ describe('email alerts over SMTP', () => {
     expect(await readdir(folder)).toContain(`alert-${row?.id}.eml`);
     const parsed = await simpleParser(await readFile(path.join(folder, `alert-${row?.id}.eml`)));
     expect(parsed.to).toMatchObject({ text: 'hank@example.com' });
-    expect(parsed.subject).toContain('is available for pickup at Apple Fifth Avenue');
+    expect(parsed.subject).toContain(' at Fifth Avenue, 2.4 mi');
     expect(sink.messages).toHaveLength(0);
   });
 });

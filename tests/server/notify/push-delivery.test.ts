@@ -48,8 +48,8 @@ describe('web push alerts', () => {
       string
     >;
     expect(content).toEqual({
-      title: 'iPhone 16 Pro 256GB Desert Titanium is available',
-      body: 'Apple Fifth Avenue (New York, NY) · Available Today',
+      title: 'iPhone 16 Pro 256GB Desert Titanium at Fifth Avenue, 2.4 mi',
+      body: 'Apple Fifth Avenue (New York, NY) · Available Today · seen 10:15',
       url: `${TEST_PUBLIC_URL}/search/${search.id}`,
       tag: `shelfwatch:${search.id}:R095:MYMJ3LL/A`,
     });

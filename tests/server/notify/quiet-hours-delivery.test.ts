@@ -141,7 +141,7 @@ describe('quiet hours', () => {
     const toStrict = sink.messages.filter((mail) => mail.envelopeTo.includes('strict@example.com'));
     expect(toStrict).toHaveLength(1);
     expect(toStrict[0]?.parsed.subject).toMatch(
-      /^Quiet hours summary: .+ and 2 more are available for pickup near you$/,
+      /^Quiet hours summary: .+ at Fifth Avenue, your store, and 2 more$/,
     );
     expect(toStrict[0]?.parsed.text).toContain('Held during your quiet hours');
     for (const part of parts) expect(toStrict[0]?.parsed.text).toContain(`(${part})`);
@@ -149,10 +149,8 @@ describe('quiet hours', () => {
       .filter((mail) => mail.envelopeTo.includes('exempting@example.com'))
       .map((mail) => mail.parsed.subject ?? '');
     expect(toExempting.sort()).toEqual([
-      expect.stringMatching(
-        /^Quiet hours summary: .+ and 1 more are available for pickup near you$/,
-      ),
-      expect.stringMatching(/ is available for pickup at Apple Fifth Avenue$/),
+      expect.stringMatching(/^Quiet hours summary: .+ at SoHo, \d+\.\d mi, and 1 more$/),
+      expect.stringMatching(/^iPhone .+ at Fifth Avenue, your store$/),
     ]);
   });
 

@@ -113,9 +113,9 @@ describe('one message per restock wave', () => {
     ];
     const homeFirst = [homeA, homeB].sort((a, b) => a.localeCompare(b))[0] ?? '';
     const text = email?.parsed.text ?? '';
-    expect(email?.parsed.subject).toBe(`${homeFirst} and 2 more are available for pickup near you`);
+    expect(email?.parsed.subject).toBe(`${homeFirst} at Fifth Avenue, your store, and 2 more`);
     expect(text).toContain(
-      'iPhone 16 Pro: 3 models at 2 stores are available for in-store pickup, nearest first:',
+      'iPhone 16 Pro: 3 models at 2 stores available for in-store pickup, nearest first:',
     );
     for (const part of parts) expect(text).toContain(`(${part})`);
     // Nearest first: both pairs at the search's store, then the one at SoHo.
@@ -129,8 +129,12 @@ describe('one message per restock wave', () => {
     for (const name of [homeA, homeB, near]) expect(html).toContain(name);
 
     expect(twilio.messages).toHaveLength(1);
-    expect(twilio.messages[0]?.body).toBe(
-      `Shelfwatch: ${homeFirst} available at Apple Fifth Avenue (New York, NY). Today at Apple Fifth Avenue. Plus 2 more nearby. ${TEST_PUBLIC_URL}/search/${search.id} Reply STOP to opt out.`,
+    expect(twilio.messages[0]?.body).toEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^Shelfwatch: ${homeFirst} at Fifth Avenue, your store\\. Today at Apple Fifth Avenue\\. Seen \\d\\d:\\d\\d\\. Plus 2 more nearby\\. ${TEST_PUBLIC_URL.replaceAll('.', '\\.')}/search/${search.id} Reply STOP to opt out\\.$`,
+        ),
+      ),
     );
 
     expect(pushService.received).toHaveLength(1);

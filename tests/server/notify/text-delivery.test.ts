@@ -60,7 +60,7 @@ describe('text alerts through the real Twilio client', () => {
       accountSid: twilio.accountSid,
     });
     expect(message?.body).toContain(
-      'iPhone 16 Pro 256GB Desert Titanium available at Apple Fifth Avenue (New York, NY), 2.4 mi.',
+      'iPhone 16 Pro 256GB Desert Titanium at Fifth Avenue, 2.4 mi. Available Today. Seen 10:15.',
     );
     expect(message?.body).toContain(`${TEST_PUBLIC_URL}/search/${search.id}`);
     expect(message?.body).toContain('Reply STOP to opt out.');

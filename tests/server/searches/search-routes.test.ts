@@ -86,7 +86,69 @@ describe('/v2/searches', () => {
     expect(response.body).toBe(compileResponseSerializer(searchListSchema)(list));
   });
 
+  /** Texts need a number to go to: gives the user one. */
+  async function setPhoneNumber(as: TestUser, phoneNumber: string | null): Promise<void> {
+    const account = (await api.call({ method: 'GET', url: '/v2/account', as })).json<{
+      email: string;
+      enable_notifications: boolean;
+    }>();
+    const response = await api.call({
+      method: 'PATCH',
+      url: '/v2/account',
+      as,
+      body: {
+        email: account.email,
+        enable_notifications: account.enable_notifications,
+        phone_number: phoneNumber,
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  }
+
+  it('refuses text updates without a phone number, naming send_text_updates', async () => {
+    const carol = await api.createUser('carol-no-phone', 'best');
+    const search = await createSearch(carol);
+    const patch = await api.call({
+      method: 'PATCH',
+      url: `/v2/searches/${search.id}`,
+      as: carol,
+      body: { ...search, send_text_updates: true },
+    });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json()).toMatchObject({
+      code: 'invalid_input',
+      field: 'send_text_updates',
+      reason: 'Add a phone number in My Account before turning on text updates.',
+    });
+    const created = await api.call({
+      method: 'POST',
+      url: '/v2/searches',
+      as: carol,
+      body: { product_type: 'iphone16', store_id: 'R095', send_text_updates: true },
+    });
+    expect(created.statusCode).toBe(400);
+    expect(created.json()).toMatchObject({ field: 'send_text_updates' });
+    await setPhoneNumber(carol, '+14155550123');
+    const allowed = await api.call({
+      method: 'PATCH',
+      url: `/v2/searches/${search.id}`,
+      as: carol,
+      body: { ...search, send_text_updates: true },
+    });
+    expect(allowed.statusCode, allowed.body).toBe(200);
+    // A search that already texts stays editable after the number is removed.
+    await setPhoneNumber(carol, null);
+    const edited = await api.call({
+      method: 'PATCH',
+      url: `/v2/searches/${search.id}`,
+      as: carol,
+      body: { ...searchSchema.parse(allowed.json()), include_nearby_store_results: false },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+  });
+
   it('saves the full settings and preferred models on PATCH', async () => {
+    await setPhoneNumber(alice, '+14155550123');
     const search = await createSearch(alice, { product_type: 'iphone16promax', store_id: 'R095' });
     const preferred = search.product_models.slice(0, 2).map((model) => model.part_number);
     const response = await api.call({
@@ -252,6 +314,12 @@ describe('/v2/searches', () => {
   it('serves the search’s store and nearby stores within its distance limit, nearest first', async () => {
     const carol = await api.createUser('carol', 'best');
     const search = await createSearch(carol, { product_type: 'iphone16pro', store_id: 'R095' });
+    // Near means near (issue 42): a new US search stops at 30 miles unless told otherwise.
+    expect(search).toMatchObject({
+      max_distance_miles: 30,
+      distance_unit: 'mi',
+      alert_cadence_minutes: 15,
+    });
     const [first, second, third] = search.product_models;
     const empty = searchInventorySchema.parse(
       (
@@ -320,7 +388,24 @@ describe('/v2/searches', () => {
       ['R095', 0],
       ['R254', 2],
       ['R238', 1],
-      ['R523', 1],
+    ]);
+    // Cleared, the limit means any distance: the store 40 miles away shows too.
+    await api.call({
+      method: 'PATCH',
+      url: `/v2/searches/${search.id}`,
+      as: carol,
+      body: { ...search, max_distance_miles: null },
+    });
+    const anyDistance = searchInventorySchema.parse(
+      (
+        await api.call({ method: 'GET', url: `/v2/searches/${search.id}/inventory`, as: carol })
+      ).json(),
+    );
+    expect(anyDistance.stores.map((store) => store.store_id)).toEqual([
+      'R095',
+      'R254',
+      'R238',
+      'R523',
     ]);
 
     const limited = await api.call({

@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 describe('the download link from the macOS update feed', () => {
-  it('links the newest Apple silicon .dmg the feed names', async () => {
+  it('links the Apple silicon .dmg of an older per-architecture feed', async () => {
     await expect(pickDownloadUrl(MANIFEST, 'https://downloads.example/mac/')).resolves.toBe(
       'https://downloads.example/mac/Shelfwatch-1.4.0-arm64.dmg',
     );
@@ -50,6 +50,29 @@ describe('the download link from the macOS update feed', () => {
       pickDownloadUrl('version: 1.0.0\nfiles: []\n', 'https://d.example/'),
     ).resolves.toBeNull();
     await expect(pickDownloadUrl('not: [valid', 'https://d.example/')).resolves.toBeNull();
+  });
+
+  it('links the universal .dmg the build makes, before any per-architecture one', async () => {
+    const universal = `version: 1.5.0
+files:
+  - url: Shelfwatch-1.5.0-universal.zip
+    sha512: aaa
+    size: 1
+  - url: Shelfwatch-1.5.0-universal.dmg
+    sha512: bbb
+    size: 1
+path: Shelfwatch-1.5.0-universal.zip
+`;
+    await expect(pickDownloadUrl(universal, 'https://downloads.example/mac/')).resolves.toBe(
+      'https://downloads.example/mac/Shelfwatch-1.5.0-universal.dmg',
+    );
+    const mixed = universal.replace(
+      'files:\n',
+      'files:\n  - url: Shelfwatch-1.5.0-arm64.dmg\n    sha512: ccc\n    size: 1\n',
+    );
+    await expect(pickDownloadUrl(mixed, 'https://downloads.example/mac/')).resolves.toBe(
+      'https://downloads.example/mac/Shelfwatch-1.5.0-universal.dmg',
+    );
   });
 
   it('reads the feed once per ten minutes and keeps the last link while the feed is down', async () => {

@@ -109,9 +109,9 @@ describe('shelfwatch watch (terminal watcher)', () => {
 
   it('lists where each type is sold and refuses a type retired in the store’s country', async () => {
     const products = await shelfwatch('products');
-    expect(products.stdout).toContain('iphone17pro  iPhone 17 Pro  (AU, CN, JP, SG)');
-    expect(products.stdout).toContain('iphone18pro  iPhone 18 Pro  (CA, GB, US)');
-    const refused = await shelfwatch('add', '--product', 'iphone17pro', '--store', 'R095').then(
+    expect(products.stdout).toContain('iphone17promax  iPhone 17 Pro Max  (DE)');
+    expect(products.stdout).toContain('iphone18pro  iPhone 18 Pro  (AE, CA, GB, HK, TH, US)');
+    const refused = await shelfwatch('add', '--product', 'iphone17promax', '--store', 'R095').then(
       () => null,
       (error: { stderr: string }) => error,
     );
@@ -236,15 +236,59 @@ describe('shelfwatch watch (terminal watcher)', () => {
       expect(failed?.code).toBe(2);
       expect(failed?.stdout).toMatch(/US iphone16pro near 10153 \(R095\)\s+failed/);
       const before = (await (await control('GET', '/_sim/requests')).json()) as { count: number };
-      const waiting = await inBlocked('run', '--once', '--no-notify');
-      expect(waiting.stdout).toMatch(
+      const waiting = await inBlocked('run', '--once', '--no-notify').then(
+        () => null,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(waiting?.code).toBe(3);
+      expect(waiting?.stdout).toMatch(
         /check\s+skipped\s+Apple refused requests from this machine: cooling down until/,
       );
+      expect(waiting?.stderr).toMatch(/Backing off after failed checks until \d\d:\d\d:\d\d/);
       const after = (await (await control('GET', '/_sim/requests')).json()) as { count: number };
       expect(after.count).toBe(before.count);
     } finally {
       await control('DELETE', '/_sim/fault');
       await rm(blocked, { recursive: true, force: true });
+    }
+  });
+
+  it('exits non-zero while backing off, says until when, and a new --upstream clears it', async () => {
+    const backingOff = await mkdtemp(path.join(os.tmpdir(), 'shelfwatch-watch-backoff-'));
+    const deadUpstream = `http://127.0.0.1:${await getFreePort()}`;
+    const inFolder = (upstream: string, ...args: string[]) =>
+      run(process.execPath, [CLI, 'watch', ...args, '--upstream', upstream], {
+        env: { ...environment(backingOff, path.join(backingOff, 'budget.json')), ...ROOMY_PACING },
+      });
+    const outcome = (promise: Promise<{ stdout: string; stderr: string }>) =>
+      promise.then(
+        (done) => ({ code: 0, ...done }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    try {
+      await run(
+        process.execPath,
+        [CLI, 'watch', 'add', '--product', 'iphone16pro', '--store', 'R095', '--no-nearby'],
+        { env: environment(backingOff, path.join(backingOff, 'budget.json')) },
+      );
+      const failed = await outcome(inFolder(deadUpstream, 'run', '--once', '--no-notify'));
+      expect(failed.code).toBe(2);
+      const waiting = await outcome(inFolder(deadUpstream, 'run', '--once', '--no-notify'));
+      expect(waiting.code).toBe(3);
+      expect(waiting.stdout).toMatch(/skipped\s+1 backing off after failures/);
+      expect(waiting.stderr).toMatch(
+        /^Backing off after failed checks until \d\d:\d\d:\d\d .*corrected --upstream/m,
+      );
+      const asJson = await outcome(
+        inFolder(deadUpstream, 'run', '--once', '--no-notify', '--json'),
+      );
+      expect(asJson.code).toBe(3);
+      expect(asJson.stdout).toMatch(/"type":"backing_off","until":"\d{4}-/);
+      const corrected = await outcome(inFolder(simulator.url, 'run', '--once', '--no-notify'));
+      expect(corrected.code).toBe(0);
+      expect(corrected.stdout).toMatch(/US iphone16pro near 10153 \(R095\)\s+ok/);
+    } finally {
+      await rm(backingOff, { recursive: true, force: true });
     }
   });
 

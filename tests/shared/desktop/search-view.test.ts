@@ -100,33 +100,32 @@ describe('local searches in the API shape', () => {
   });
 
   it('refuses a new search of a type retired in the store’s country, but keeps an existing one', () => {
-    const sydney = catalog.listStores().find((store) => store.country_locale === 'en_AU');
-    // iPhone 17 Pro: retired in the US, still sold in Australia.
-    expect(checkCatalogChoice(catalog, 'iphone17pro', 'R095')?.field).toBe('product_type');
-    expect(checkCatalogChoice(catalog, 'iphone17pro', sydney!.store_id)).toBeNull();
+    const dresden = catalog.listStores().find((store) => store.store_id === 'R430');
+    // iPhone 17 Pro Max: retired in the US, still sold in Germany.
+    expect(checkCatalogChoice(catalog, 'iphone17promax', 'R095')?.field).toBe('product_type');
+    expect(checkCatalogChoice(catalog, 'iphone17promax', dresden!.store_id)).toBeNull();
     // A type sold nowhere any more is still allowed where it had models, as by the API.
     expect(checkCatalogChoice(catalog, 'iphone16pro', 'R095')).toBeNull();
-    const existing = { product_type: 'iphone17pro', store_id: 'R095' };
-    expect(checkCatalogChoice(catalog, 'iphone17pro', 'R095', existing)).toBeNull();
+    const existing = { product_type: 'iphone17promax', store_id: 'R095' };
+    expect(checkCatalogChoice(catalog, 'iphone17promax', 'R095', existing)).toBeNull();
     const otherUsStore = catalog
       .listStores()
       .find((store) => store.country_locale === 'en_US' && store.store_id !== 'R095');
     expect(
-      checkCatalogChoice(catalog, 'iphone17pro', otherUsStore!.store_id, existing)?.field,
+      checkCatalogChoice(catalog, 'iphone17promax', otherUsStore!.store_id, existing)?.field,
     ).toBe('product_type');
-    expect(catalog.isSoldIn('iphone17pro', 'US')).toBe(false);
-    expect(catalog.isSoldIn('iphone17pro', 'AU')).toBe(true);
+    expect(catalog.isSoldIn('iphone17promax', 'US')).toBe(false);
+    expect(catalog.isSoldIn('iphone17promax', 'DE')).toBe(true);
   });
 
   it('lists the bundled catalog in the API order: newest types first, none sold nowhere', () => {
     expect(catalog.listProducts()[0]).toEqual({
       product_id: 'iphone18promax',
       product_name: 'iPhone 18 Pro Max',
-      sold_in: ['CA', 'GB', 'US'],
+      sold_in: ['AE', 'CA', 'GB', 'HK', 'TH', 'US'],
     });
-    const pro = catalog.listProducts().find((product) => product.product_id === 'iphone17pro');
-    expect(pro?.sold_in).toContain('AU');
-    expect(pro?.sold_in).not.toContain('US');
+    const pro = catalog.listProducts().find((product) => product.product_id === 'iphone17promax');
+    expect(pro?.sold_in).toEqual(['DE']);
     const ids = catalog.listProducts().map((product) => product.product_id);
     expect(ids).not.toContain('iphone16pro');
     // A search made before the type's retirement still finds it.

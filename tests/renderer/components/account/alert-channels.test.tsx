@@ -104,7 +104,9 @@ describe('My Account alert channels', () => {
       target: { value: 'https://hooks.example.com/in' },
     });
     fireEvent.click(within(form).getByRole('button', { name: 'Add channel' }));
-    expect(await screen.findByText('url: resolves to a private or local address')).toBeTruthy();
+    expect(
+      await screen.findByText('The address resolves to a private or local address.'),
+    ).toBeTruthy();
     fireEvent.click(within(form).getByRole('button', { name: 'Add channel' }));
     expect(await screen.findByText('whsec_onceonly')).toBeTruthy();
     expect(bodies.at(-1)).toEqual({ kind: 'webhook', url: 'https://hooks.example.com/in' });

@@ -32,7 +32,7 @@ function renderSettings(settingsProducts: Product[], searchOverride: Partial<typ
       products={settingsProducts}
       stores={[...stores, sydney]}
       isTextAllowed
-      saveStatus="idle"
+      saveState={{ status: 'idle', control: null }}
       onChange={() => undefined}
     />,
   );

@@ -84,7 +84,7 @@ describe('the Apple Watch note in the pickers', () => {
         products={[...products, ultra]}
         stores={stores}
         isTextAllowed
-        saveStatus="idle"
+        saveState={{ status: 'idle', control: null }}
         onChange={() => undefined}
       />,
     );

@@ -84,7 +84,7 @@ describe('delivery to users’ channels', () => {
             id: 'R095',
             name: 'Fifth Avenue',
             country_code: 'US',
-            url: 'https://www.apple.com/retail/fifthavenue',
+            url: 'https://www.apple.com/retail/fifthavenue/',
           },
           distance_miles: 2.4,
           pickup_quote: 'Available Today',

@@ -63,6 +63,7 @@ describe('the local watch loop on a budget (Apple today)', () => {
     await sim.control('DELETE', '/_sim/stock');
     await sim.control('DELETE', '/_sim/fault');
     await sim.control('DELETE', '/_sim/blocks');
+    await sim.control('DELETE', '/_sim/stock');
     clock.advance(24 * 60 * 60_000);
   });
 
@@ -76,6 +77,15 @@ describe('the local watch loop on a budget (Apple today)', () => {
       makeSearch('homepod', 'R032'),
       makeSearch('airpods', 'R654'),
     ];
+    // The control part vouches for an answer only where some listed store has it; the
+    // simulator's random shelves may empty it at all twelve, which reads as a broken answer.
+    for (const model of catalog.listModels('airpods', 'US')) {
+      await sim.control('POST', '/_sim/stock', {
+        store_id: 'R095',
+        part_number: model.part_number,
+        status: 'available',
+      });
+    }
     const { watcher, lines } = createWatcherHarness(sim, clock, { searches, catalog });
     const before = await readSimulatorCounts(sim);
     for (let check = 0; check < 12; check += 1) {
