@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/auth-context.tsx';
 import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
@@ -12,15 +12,20 @@ export function ForceLoginRoute() {
   const host = useHost();
   const navigate = useNavigate();
   const isDesktop = host.kind === 'desktop';
+  // One login per visit: in the app `login` (and `navigate`) change identity as the login's
+  // own progress re-renders the tree, which must not start another login.
+  const hasStarted = useRef(false);
   useEffect(() => {
-    const started = login('/').catch((error: unknown) =>
+    if (hasStarted.current) return;
+    hasStarted.current = true;
+    const settled = login('/').catch((error: unknown) =>
       console.error('Login could not start', error),
     );
-    // On the website the login leaves this page for the sign-in page. The app signs in in the
-    // system browser and the window stays here, so it goes back to / once the login settles
-    // (the login banner tells how it went) instead of spinning on.
+    // On the website the login leaves for the sign-in page. The app signs in in the system
+    // browser while its window stays here, so it goes back to / once the login settles (the
+    // login banner tells how it went) instead of spinning on.
     if (isDesktop) {
-      void started.then(() => navigate('/', { replace: true }));
+      void settled.then(() => navigate('/', { replace: true }));
     }
   }, [login, isDesktop, navigate]);
   return <SpinnerScreen label="Redirecting to login..." />;

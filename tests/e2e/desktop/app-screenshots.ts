@@ -45,7 +45,8 @@ export async function captureAppWindow(browser: Browser, outDir: string): Promis
     await chooseOption(page, 'Select a product', 'iPhone 16', /^iPhone 16$/);
     await chooseOption(page, 'Select a store', 'Fifth Avenue', /Fifth Avenue/);
     await page.getByRole('button', { name: 'Create search' }).click();
-    await page.getByRole('button', { name: 'Login' }).last().waitFor();
+    // The dialog's Login (the navbar's is a link).
+    await page.getByRole('dialog').getByRole('button', { name: 'Login' }).waitFor();
     await shoot('free-limit');
     await page.goto(`${HARNESS_ORIGIN}/settings`);
     await page.getByRole('heading', { name: 'Settings' }).waitFor();

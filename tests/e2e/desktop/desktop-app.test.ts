@@ -115,7 +115,8 @@ describe('the macOS app in the desktop harness', { timeout: 120_000 }, () => {
     await chooseOption(page, 'Select a store', 'Fifth Avenue', /Fifth Avenue/);
     await page.getByRole('button', { name: 'Create search' }).click();
     await page.getByText(FREE_LIMIT_MESSAGE).waitFor();
-    await page.getByRole('button', { name: 'Login' }).last().waitFor();
+    // The dialog's Login (the navbar's is a link).
+    await page.getByRole('dialog').getByRole('button', { name: 'Login' }).waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
     // The limit holds in the main process, not only in the window.
     const refused = (await app.invoke('searches:create', {

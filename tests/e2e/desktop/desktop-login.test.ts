@@ -67,7 +67,7 @@ describe('logging in from the macOS app', () => {
 
       await page
         .getByRole('navigation', { name: 'Main' })
-        .getByRole('button', { name: 'Login' })
+        .getByRole('link', { name: 'Login' })
         .click();
       await page.getByText('Finish logging in in your browser.').waitFor();
       const opened = await app.waitForEvent(
@@ -119,7 +119,7 @@ describe('logging in from the macOS app', () => {
       await page.getByRole('button', { name: 'Log out' }).click();
       await page
         .getByRole('navigation', { name: 'Main' })
-        .getByRole('button', { name: 'Login' })
+        .getByRole('link', { name: 'Login' })
         .waitFor();
       const status = (await app.invoke('auth:status')) as { value: { is_signed_in: boolean } };
       expect(status.value.is_signed_in).toBe(false);

@@ -100,7 +100,7 @@ describe('accounts on the website', { timeout: 90_000 }, () => {
     await page.waitForURL(`${stack.baseUrl}/`);
     await page
       .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: 'Login' })
+      .getByRole('link', { name: 'Login' })
       .waitFor();
 
     expect(await findUsersByEmail(stack.stack.db, LEAVING.email)).toHaveLength(0);

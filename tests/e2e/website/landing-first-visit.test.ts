@@ -103,6 +103,33 @@ describe('the landing page on a first visit', { timeout: 60_000 }, () => {
     }
   });
 
+  it('the navbar Login is a link to the sign-in page that works before scripts load', async () => {
+    // Wide enough for the navbar's links to show: collapsed, they would wait for the toggle's
+    // script.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.route('**/assets/*.js', (route) => route.abort());
+      await page.goto(`${stack.baseUrl}/`, { waitUntil: 'commit' });
+      const login = page.getByRole('navigation', { name: 'Main' }).getByRole('link', {
+        name: 'Login',
+      });
+      expect(await login.getAttribute('href')).toBe('/force_login');
+      expect(
+        await page.evaluate(() =>
+          Object.keys(document.querySelector('h1') ?? {}).some((key) => key.startsWith('__react')),
+        ),
+      ).toBe(false);
+      // The next page gets its scripts again.
+      await page.unroute('**/assets/*.js');
+      await login.click();
+      await page.waitForURL((url) => url.origin === new URL(stack.issuer).origin);
+      await page.getByLabel('Password').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('reaches the sign-in page when Login is clicked before hydration', async () => {
     const context = await browser.newContext({ viewport: PHONE_VIEWPORT });
     try {

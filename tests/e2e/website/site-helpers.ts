@@ -43,7 +43,7 @@ export async function signOut(page: Page, baseUrl: string): Promise<void> {
   await page.waitForURL(`${baseUrl}/`);
   await page
     .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Login' })
+    .getByRole('link', { name: 'Login' })
     .waitFor();
 }
 

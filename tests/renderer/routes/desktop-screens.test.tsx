@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Outlet, type RouteObject } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Search } from '#shared/api/searches.ts';
 import type { DesktopHost, HostBridge } from '#shared/bridge.ts';
@@ -14,6 +15,7 @@ import {
   ACCOUNT_SEARCHES_NEED_PLAN_TEXT,
   ACCOUNT_SEARCHES_UNANSWERED_TEXT,
 } from '#renderer/api/search-source.ts';
+import { DesktopAuthProvider } from '#renderer/auth/desktop-auth-provider.tsx';
 import {
   MAC_ALERTS_NOTE,
   PREFERRED_MODEL_HINT,
@@ -131,6 +133,18 @@ const bridgeApi = (desktop: DesktopHost) => ({
 
 const signedOut = () => createFakeAuth({ isAuthenticated: false, user: null });
 
+/** The app's routes under the app's own login state (the main process's, through the bridge). */
+const withDesktopAuth = (desktop: DesktopHost): RouteObject[] => [
+  {
+    element: (
+      <DesktopAuthProvider desktop={desktop}>
+        <Outlet />
+      </DesktopAuthProvider>
+    ),
+    children: appRoutes,
+  },
+];
+
 describe('the shared screens inside the macOS app', () => {
   it('opens on My Searches signed out, with the watch status and kept notices', async () => {
     const { host, desktop } = createFakeDesktop();
@@ -168,9 +182,31 @@ describe('the shared screens inside the macOS app', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create search' }));
     expect(await screen.findByText(`Error: ${FREE_LIMIT_MESSAGE}`)).toBeTruthy();
     expect(screen.queryByText(FREE_LIMIT_REASON, { exact: false })).toBeNull();
-    // The navbar has a Login button too; the dialog's is the last one.
-    fireEvent.click(screen.getAllByRole('button', { name: 'Login' }).at(-1)!);
+    // The dialog's Login is a button (the navbar's is a link).
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
     await waitFor(() => expect(auth.login).toHaveBeenCalledWith('/'));
+  });
+
+  it('has the navbar Login link, whose click starts the browser login in place', async () => {
+    const { host, desktop } = createFakeDesktop();
+    const { router } = renderWithApp(withDesktopAuth(desktop), { host, api: bridgeApi(desktop) });
+    const login = await screen.findByRole('link', { name: 'Login' });
+    expect(login.getAttribute('href')).toBe('/force_login');
+    fireEvent.click(login);
+    await waitFor(() => expect(desktop.auth.login).toHaveBeenCalledOnce());
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('logs in once from /force_login and goes back to My Searches when it settles', async () => {
+    const { host, desktop } = createFakeDesktop();
+    const { router } = renderWithApp(withDesktopAuth(desktop), {
+      host,
+      api: bridgeApi(desktop),
+      path: '/force_login',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByRole('button', { name: 'Account' })).toBeTruthy();
+    expect(desktop.auth.login).toHaveBeenCalledOnce();
   });
 
   it('shows a local search with Mac notifications instead of email and text switches', async () => {

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOGIN_PATH } from '#renderer/auth/login-link.tsx';
 import { SiteLayout } from '#renderer/components/layout/site-layout.tsx';
 import { createFakeAuth, renderWithApp, testConfig } from '#tests/renderer/test-harness.tsx';
 
@@ -34,14 +35,29 @@ describe('site shell', () => {
       ['Pricing', '/plans'],
       ['Support', '/support'],
       ['My Account', '/account'],
+      ['Login', LOGIN_PATH],
     ]);
-    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Login' }));
+    expect(auth.login).toHaveBeenCalledWith('/');
+  });
+
+  it('the navbar Login is a link to the sign-in page that works before scripts load', () => {
+    const auth = createFakeAuth({ isAuthenticated: false, user: null });
+    renderShell(auth);
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const login = within(nav).getByRole('link', { name: 'Login' });
+    // The href is what a click before hydration follows; /force_login starts the login itself.
+    expect(login.getAttribute('href')).toBe('/force_login');
+    expect(login.className).toBe('nav-link');
+    expect(within(nav).queryByRole('button', { name: 'Login' })).toBeNull();
+    // Hydrated, a plain click starts the login in place instead of loading that page.
+    expect(fireEvent.click(login)).toBe(false);
     expect(auth.login).toHaveBeenCalledWith('/');
   });
 
   it('shows the Account menu instead of Login when signed in', async () => {
     renderShell(createFakeAuth());
-    expect(screen.queryByRole('button', { name: 'Login' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Login' })).toBeNull();
     fireEvent.click(await screen.findByRole('button', { name: 'Account' }));
     expect(await screen.findByText('Log out')).toBeTruthy();
   });
