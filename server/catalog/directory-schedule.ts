@@ -2,7 +2,7 @@ import type { Db } from '#server/db/database.ts';
 import { findLatestDirectorySyncAt } from '#server/db/repositories/store-directory-repository.ts';
 import { createDirectoryPacer } from './directory-pacing.ts';
 import { syncStoreDirectory } from './directory-sync.ts';
-import type { SyncScheduleLog } from './sync-schedule.ts';
+import { startRepeatingCheck, type SyncScheduleLog } from './repeating-check.ts';
 import type { ModelSyncSettings } from './sync-settings.ts';
 
 // Checked as often as the buy-page sync, and a little after it so the two never start together.
@@ -28,10 +28,6 @@ export function startDirectorySyncSchedule(options: {
   firstCheckAfterMs?: number;
 }): () => Promise<void> {
   const now = options.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let isStopped = false;
-
   const check = async (): Promise<void> => {
     const last = await findLatestDirectorySyncAt(options.db);
     if (last !== undefined && now() - last.getTime() < options.settings.intervalMs) return;
@@ -67,23 +63,11 @@ export function startDirectorySyncSchedule(options: {
     }
   };
 
-  const schedule = (delayMs: number): void => {
-    if (isStopped) return;
-    timer = setTimeout(() => {
-      running = check()
-        .catch((error: unknown) => options.log.error({ err: error }, 'store directory sync failed'))
-        .finally(() => {
-          running = undefined;
-          schedule(Math.min(CHECK_EVERY_MS, options.settings.intervalMs));
-        });
-    }, delayMs);
-    timer.unref();
-  };
-  schedule(options.firstCheckAfterMs ?? FIRST_CHECK_AFTER_MS);
-
-  return async () => {
-    isStopped = true;
-    if (timer !== undefined) clearTimeout(timer);
-    await running;
-  };
+  return startRepeatingCheck({
+    check,
+    everyMs: Math.min(CHECK_EVERY_MS, options.settings.intervalMs),
+    firstCheckAfterMs: options.firstCheckAfterMs ?? FIRST_CHECK_AFTER_MS,
+    log: options.log,
+    failureMessage: 'store directory sync failed',
+  });
 }

@@ -1,13 +1,10 @@
 import type { Db } from '#server/db/database.ts';
 import { findLatestCatalogChange } from '#server/db/repositories/catalog-changes-repository.ts';
 import { syncModelsFromBuyPages } from './sync-models.ts';
+import { startRepeatingCheck, type SyncScheduleLog } from './repeating-check.ts';
 import type { ModelSyncSettings } from './sync-settings.ts';
 
-/** Where the schedule reports its runs. */
-export type SyncScheduleLog = {
-  info: (details: Record<string, unknown>, message: string) => void;
-  error: (details: Record<string, unknown>, message: string) => void;
-};
+export type { SyncScheduleLog } from './repeating-check.ts';
 
 // Checked at most this often, and this long after start so a start is never slowed by a sync.
 const CHECK_EVERY_MS = 15 * 60_000;
@@ -28,10 +25,6 @@ export function startModelSyncSchedule(options: {
   firstCheckAfterMs?: number;
 }): () => Promise<void> {
   const now = options.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let isStopped = false;
-
   const check = async (): Promise<void> => {
     const last = await findLatestCatalogChange(options.db, 'sync');
     if (last !== undefined && now() - last.created_at.getTime() < options.settings.intervalMs)
@@ -60,23 +53,11 @@ export function startModelSyncSchedule(options: {
     }
   };
 
-  const schedule = (delayMs: number): void => {
-    if (isStopped) return;
-    timer = setTimeout(() => {
-      running = check()
-        .catch((error: unknown) => options.log.error({ err: error }, 'catalog sync check failed'))
-        .finally(() => {
-          running = undefined;
-          schedule(Math.min(CHECK_EVERY_MS, options.settings.intervalMs));
-        });
-    }, delayMs);
-    timer.unref();
-  };
-  schedule(options.firstCheckAfterMs ?? FIRST_CHECK_AFTER_MS);
-
-  return async () => {
-    isStopped = true;
-    if (timer !== undefined) clearTimeout(timer);
-    await running;
-  };
+  return startRepeatingCheck({
+    check,
+    everyMs: Math.min(CHECK_EVERY_MS, options.settings.intervalMs),
+    firstCheckAfterMs: options.firstCheckAfterMs ?? FIRST_CHECK_AFTER_MS,
+    log: options.log,
+    failureMessage: 'catalog sync check failed',
+  });
 }

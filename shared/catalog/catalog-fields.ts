@@ -6,20 +6,14 @@ import { findTextProblem, normalizeCatalogText, quoteForMessage } from './catalo
 // already has (`constructor`, `__proto__`), which a plain object would "find" in any file.
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+
+// "February", for a message about a day that month does not have.
+function nameMonth(year: number, month: number): string {
+  return new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en', {
+    month: 'long',
+    timeZone: 'UTC',
+  });
+}
 const SOURCE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
@@ -33,7 +27,7 @@ export function findDateProblem(text: string): string | undefined {
   // Day 0 of the next month is the last day of this one.
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day < 1 || day > days) {
-    return `${text} is not a date (${MONTHS[month - 1]} ${year} has ${days} days)`;
+    return `${text} is not a date (${nameMonth(year, month)} ${year} has ${days} days)`;
   }
   return undefined;
 }
