@@ -10,6 +10,7 @@ import {
 } from '#shared/desktop/local-search.ts';
 import { useDesktopSettings, useSaveDesktopSettings } from '../api/desktop-settings-queries.ts';
 import { DistanceLimitField } from '#renderer/components/search/distance-limit-field.tsx';
+import { DEFAULT_NEARBY_DISTANCE } from '#shared/domain/alert-distance.ts';
 import { NotFoundMessage } from '#renderer/components/layout/not-found-message.tsx';
 import { SpinnerScreen } from '#renderer/components/layout/spinner-screen.tsx';
 import { usePageTitle } from '#renderer/components/hooks/use-page-title.ts';
@@ -106,7 +107,8 @@ function SettingsForm({ settings }: { settings: DesktopSettings }) {
           <DistanceLimitField
             id="settings-distance"
             label="Nearby stores: only within N miles"
-            help="Applies to searches that include nearby stores and set no limit of their own."
+            placeholder="Country default"
+            help={`Applies to searches that include nearby stores and set no limit of their own. Empty: the store country's default, ${DEFAULT_NEARBY_DISTANCE.mi} mi or ${DEFAULT_NEARBY_DISTANCE.km} km.`}
             miles={settings.default_max_distance_miles}
             isDisabled={isSaving}
             maxWidth={200}

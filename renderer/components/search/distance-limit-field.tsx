@@ -5,8 +5,8 @@ import { MAX_DISTANCE_BOUNDS, parseMaxDistance } from '#shared/domain/search-set
 import type { DistanceUnit } from '#shared/upstream/types.ts';
 
 /**
- * "Only stores within N miles" (or km, the store country's unit: `unit`): empty means no
- * limit. The limit is kept in miles; the field shows and reads it in `unit`. The value is
+ * "Only stores within N miles" (or km, the store country's unit: `unit`): what empty means
+ * is the caller's to say (`placeholder`). The limit is kept in miles; the field shows and reads it in `unit`. The value is
  * committed on blur or Enter, and only when it is valid and changed; an invalid one shows why
  * beside the field.
  */
@@ -22,6 +22,7 @@ export function DistanceLimitField({
   size,
   maxWidth = 140,
   unit = 'mi',
+  placeholder = 'Any distance',
 }: {
   id: string;
   label: string;
@@ -34,6 +35,7 @@ export function DistanceLimitField({
   size?: 'sm';
   maxWidth?: number;
   unit?: DistanceUnit;
+  placeholder?: string;
 }) {
   const [text, setText] = useState(miles === null ? '' : fromMiles(miles, unit).toString());
   const [error, setError] = useState<string | null>(null);
@@ -61,7 +63,7 @@ export function DistanceLimitField({
         step={0.5}
         size={size}
         style={{ maxWidth }}
-        placeholder="Any distance"
+        placeholder={placeholder}
         value={text}
         disabled={isDisabled}
         isInvalid={error !== null}

@@ -275,6 +275,9 @@ describe('the shared screens inside the macOS app', () => {
       expect(desktop.settings.update).toHaveBeenCalledWith({ launch_at_login: true }),
     );
     const distance = screen.getByLabelText('Nearby stores: only within N miles');
+    // Empty means the country's default (issue 42), no longer any distance.
+    expect(distance.getAttribute('placeholder')).toBe('Country default');
+    expect(screen.getByText(/Empty: the store country's default, 30 mi or 50 km\./)).toBeTruthy();
     fireEvent.change(distance, { target: { value: '0' } });
     fireEvent.blur(distance);
     expect(await screen.findByText(/Enter a distance from 0.5 to 500 miles/)).toBeTruthy();
