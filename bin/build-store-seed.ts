@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { localeToCountryCode } from '#shared/catalog/locale.ts';
 import { parseStoreDirectory } from '#shared/catalog/store-directory.ts';
 import {
+  STORE_DIRECTORY_SOURCE_KEY,
   STORE_SEED_FILE_FORMAT,
   parseStoreSeedFile,
   type StoreSeedCountry,
@@ -41,7 +42,7 @@ type AnswerStore = {
   sourceKey: string;
 };
 
-const DIRECTORY_SOURCE = 'apple-store-list-2022';
+const DIRECTORY_SOURCE = STORE_DIRECTORY_SOURCE_KEY;
 const CURATED_SOURCE = 'shelfwatch-curated';
 const FIXED_SOURCES: Record<string, string> = {
   [DIRECTORY_SOURCE]:

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import {
+  ANSWER_ONLY_STORE_IDS,
   COUNTRY_SEEDS,
   STORE_SEEDS,
   describeCountryFromLocale,
@@ -23,7 +24,13 @@ import { markCatalogChanged } from './catalog-cache.ts';
 export async function seedCatalog(db: Db): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await upsertCountries(trx, COUNTRY_SEEDS);
-    await upsertStores(trx, STORE_SEEDS);
+    await upsertStores(
+      trx,
+      STORE_SEEDS.map((store) => ({
+        ...store,
+        is_learned: ANSWER_ONLY_STORE_IDS.has(store.store_id),
+      })),
+    );
   });
   await seedBundledCatalog(db);
   markCatalogChanged();

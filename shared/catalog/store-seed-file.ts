@@ -15,6 +15,9 @@ export const COORDINATE_PRECISIONS = ['store', 'curated', 'postal-code', 'city']
 /** How close a store's coordinates are to its door. */
 export type CoordinatePrecision = (typeof COORDINATE_PRECISIONS)[number];
 
+/** The seed's source key for Apple's own store directory (rsp-web/store-list). */
+export const STORE_DIRECTORY_SOURCE_KEY = 'apple-store-list-2022';
+
 const sourceListSchema = z.array(sourceKeySchema).min(1, 'must name at least one source');
 const optionalText = z.string().min(1, 'must be null rather than empty').nullable();
 

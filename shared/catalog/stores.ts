@@ -1,5 +1,9 @@
 import storeSeedJson from './store-seed.json' with { type: 'json' };
-import { parseStoreSeedFile, type StoreSeedFile } from './store-seed-file.ts';
+import {
+  STORE_DIRECTORY_SOURCE_KEY,
+  parseStoreSeedFile,
+  type StoreSeedFile,
+} from './store-seed-file.ts';
 import type { CountrySeed, StoreSeed } from './types.ts';
 
 // Every Apple Store ships as data (store-seed.json, format in store-seed-file.ts, rebuilt by
@@ -23,6 +27,16 @@ export const STORE_SEEDS: readonly StoreSeed[] = BUNDLED_STORE_SEED.stores.map(
     time_zone_source: _timeZoneSource,
     ...store
   }) => store,
+);
+
+/**
+ * Seed stores that Apple's directory did not list (known from pickup answers or checkers'
+ * lists): a directory read that lacks them must not close them, as with stores learned live.
+ */
+export const ANSWER_ONLY_STORE_IDS: ReadonlySet<string> = new Set(
+  BUNDLED_STORE_SEED.stores
+    .filter((store) => !store.source.includes(STORE_DIRECTORY_SOURCE_KEY))
+    .map((store) => store.store_id),
 );
 
 /** Every country with stores in the bundled seed, in display order. */

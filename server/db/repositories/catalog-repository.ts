@@ -189,14 +189,21 @@ export async function insertLearnedStores(
   return rows.map((row) => row.store_id);
 }
 
-/** Inserts or updates stores by id; coordinates already known are kept when the input has none. */
+/**
+ * Inserts or updates stores by id; coordinates already known are kept when the input has none.
+ * A store listed here is no longer "only known from answers" unless the row says it still is.
+ */
 export async function upsertStores(db: Executor, stores: readonly NewStore[]): Promise<number> {
   let written = 0;
   // Chunked so a 500-store directory stays well under PostgreSQL's parameter limit.
   for (let start = 0; start < stores.length; start += 200) {
     const chunk = stores
       .slice(start, start + 200)
-      .map((store) => ({ ...store, updated_at: new Date() }));
+      .map((store) => ({
+        ...store,
+        is_learned: store.is_learned ?? false,
+        updated_at: new Date(),
+      }));
     const result = await db
       .insertInto('stores')
       .values(chunk)
@@ -215,8 +222,7 @@ export async function upsertStores(db: Executor, stores: readonly NewStore[]): P
           latitude: eb.fn.coalesce('excluded.latitude', 'stores.latitude'),
           longitude: eb.fn.coalesce('excluded.longitude', 'stores.longitude'),
           time_zone: eb.fn.coalesce('excluded.time_zone', 'stores.time_zone'),
-          // Listed by the directory or the seed now: no longer only known from answers.
-          is_learned: false,
+          is_learned: eb.ref('excluded.is_learned'),
           updated_at: eb.ref('excluded.updated_at'),
         })),
       )

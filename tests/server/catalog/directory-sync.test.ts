@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COUNTRY_SEEDS, PRODUCT_MODEL_SEEDS, STORE_SEEDS } from '#shared/catalog/index.ts';
+import {
+  ANSWER_ONLY_STORE_IDS,
+  COUNTRY_SEEDS,
+  PRODUCT_MODEL_SEEDS,
+  STORE_SEEDS,
+} from '#shared/catalog/index.ts';
 import { publicWatchStatusSchema } from '#shared/api/watch.ts';
 import { AppError } from '#server/base/app-error.ts';
 import { seedCatalog } from '#server/catalog/catalog-seed.ts';
@@ -194,6 +199,22 @@ describe('the store directory sync against the simulator', () => {
     const result = await sync([US.country_code]);
     expect(result.countries[0]).toMatchObject({ reopened: [US_STORE.store_id], closed: [] });
     expect(await findStore(US_STORE.store_id)).toMatchObject({ closed_on: null });
+  });
+
+  it('keeps a seed store the directory never listed open when its country is read without it', async () => {
+    const answerOnly = STORE_SEEDS.find((store) => ANSWER_ONLY_STORE_IDS.has(store.store_id))!;
+    const country = COUNTRY_SEEDS.find((entry) => entry.locale_code === answerOnly.country_locale)!;
+    expect(await findStore(answerOnly.store_id)).toMatchObject({ is_learned: true });
+    await harness.control('POST', '/_sim/store-list', {
+      store_id: answerOnly.store_id,
+      listed: false,
+    });
+    const result = await sync([country.country_code]);
+    expect(result.countries[0]).toMatchObject({ outcome: 'read', closed: [] });
+    expect(await findStore(answerOnly.store_id)).toMatchObject({ closed_on: null });
+    // A later start keeps it answer-only rather than turning it into a directory store.
+    await seedCatalog(testDb.db);
+    expect(await findStore(answerOnly.store_id)).toMatchObject({ is_learned: true });
   });
 
   it('shows the last read per country on the status, its error only to the operator', async () => {
