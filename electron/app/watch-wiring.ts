@@ -89,7 +89,7 @@ export function wireWatcher(ctx: DesktopContext, notifier: AlertNotifier): Deskt
     },
     loadState: () => store.get('watch'),
     saveState: (watchState) => store.set('watch', watchState),
-    notify: (alert) => notifier.notifyAlert(alert),
+    notify: (searchId, alerts) => notifier.notifyAlerts(searchId, alerts),
     onStatus: () => ctx.reportStatusChange(),
     onCheck: (line) => ctx.info(formatCheckLine(line)),
   });

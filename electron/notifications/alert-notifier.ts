@@ -54,7 +54,8 @@ export type AppNotification = {
 
 /** Raises native notifications and routes their clicks. */
 export type AlertNotifier = {
-  notifyAlert: (alert: LocalAlert) => void;
+  /** Shows one notification for a search's released alerts (one or several). */
+  notifyAlerts: (searchId: string, alerts: readonly LocalAlert[]) => void;
   show: (notification: AppNotification) => void;
   /** Re-attaches click handlers to this app's notifications left in Notification Center. */
   attachHistory: () => Promise<number>;
@@ -73,10 +74,8 @@ const OPEN_STORE_ACTION_INDEX = 1;
 
 /** Title and body of a stock alert: what is in stock, where, and how far away. */
 export function formatAlertNotification(alert: LocalAlert): { title: string; body: string } {
-  const distance =
-    alert.distanceMiles === null || alert.distanceMiles === 0
-      ? ''
-      : ` (${alert.distanceMiles < 10 ? alert.distanceMiles.toFixed(1) : Math.round(alert.distanceMiles)} mi away)`;
+  const miles = formatDistance(alert.distanceMiles);
+  const distance = miles === '' ? '' : ` (${miles})`;
   // "Available Wed 23 Sep" is marked "(not today)" so it never reads like today's pickup.
   const quote =
     alert.pickupQuote === null
@@ -86,6 +85,46 @@ export function formatAlertNotification(alert: LocalAlert): { title: string; bod
     title: `${alert.displayName} is in stock`,
     body: `${quote}${distance}`,
   };
+}
+
+/** Stores a notification of several alerts names before "and N more stores". */
+const MAX_STORES_LISTED = 3;
+
+/** "12 mi away" (one decimal under 10), or '' at the search's own store. */
+function formatDistance(miles: number | null): string {
+  if (miles === null || miles === 0) return '';
+  return `${miles < 10 ? miles.toFixed(1) : Math.round(miles)} mi away`;
+}
+
+/**
+ * Title and body of one notification for a search's released alerts: one alert reads as
+ * formatAlertNotification; several name the first model and how many more, and the body
+ * lists each store (nearest first as raised) with its models, so one glance says where to go.
+ */
+export function formatAlertBatchNotification(alerts: readonly LocalAlert[]): {
+  title: string;
+  body: string;
+} {
+  const [first] = alerts;
+  if (first === undefined) return { title: '', body: '' };
+  if (alerts.length === 1) return formatAlertNotification(first);
+  const models = [...new Set(alerts.map((alert) => alert.displayName))];
+  const byStore = new Map<string, LocalAlert[]>();
+  for (const alert of alerts)
+    byStore.set(alert.storeId, [...(byStore.get(alert.storeId) ?? []), alert]);
+  const title =
+    models.length === 1
+      ? `${first.displayName} is in stock at ${byStore.size} stores`
+      : `${first.displayName} and ${models.length - 1} more are in stock`;
+  const lines = [...byStore.values()].slice(0, MAX_STORES_LISTED).map((storeAlerts) => {
+    const [storeAlert] = storeAlerts;
+    const distance = formatDistance(storeAlert?.distanceMiles ?? null);
+    const where = `${storeAlert?.storeName ?? ''}${distance === '' ? '' : ` (${distance})`}`;
+    return `${where}: ${[...new Set(storeAlerts.map((alert) => alert.displayName))].join(', ')}`;
+  });
+  const moreStores = byStore.size - MAX_STORES_LISTED;
+  if (moreStores > 0) lines.push(`and ${moreStores} more ${moreStores === 1 ? 'store' : 'stores'}`);
+  return { title, body: lines.join('\n') };
 }
 
 /**
@@ -205,9 +244,12 @@ export function createAlertNotifier(deps: {
   };
 
   return {
-    notifyAlert: (alert) => {
-      if (!deps.isEnabled()) return;
-      show({ ...formatAlertNotification(alert), searchId: alert.searchId, storeId: alert.storeId });
+    notifyAlerts: (searchId, alerts) => {
+      if (!deps.isEnabled() || alerts.length === 0) return;
+      // "Open Store Page" only when every alert is at one store.
+      const stores = new Set(alerts.map((alert) => alert.storeId));
+      const storeId = stores.size === 1 ? alerts[0]?.storeId : undefined;
+      show({ ...formatAlertBatchNotification(alerts), searchId, storeId });
     },
     show,
     attachHistory: async () => {

@@ -101,19 +101,24 @@ function resolvePacing(): { pacing: RequestPacing; partsPerRequest: number } {
 }
 
 /**
- * Shows a desktop notification where the OS offers one; the printed line is always there.
- * node-notifier loads with the first alert, not with every command (`--help` included).
+ * Shows one desktop notification for a search's released alerts where the OS offers one; the
+ * printed lines are always there. node-notifier loads with the first alert, not with every
+ * command (`--help` included).
  */
-function notifyDesktop(alert: LocalAlert): void {
+function notifyDesktop(alerts: readonly LocalAlert[]): void {
+  const [first] = alerts;
+  if (first === undefined) return;
+  const models = new Set(alerts.map((alert) => alert.displayName)).size;
+  const title =
+    models > 1
+      ? `${first.displayName} and ${models - 1} more are in stock`
+      : `${first.displayName} is in stock`;
+  const message =
+    alerts.length === 1
+      ? (first.pickupQuote ?? first.storeName)
+      : [...new Set(alerts.map((alert) => alert.storeName))].join(', ');
   import('node-notifier').then(
-    ({ default: notifier }) =>
-      notifier.notify(
-        {
-          title: `${alert.displayName} is in stock`,
-          message: alert.pickupQuote ?? alert.storeName,
-        },
-        () => undefined,
-      ),
+    ({ default: notifier }) => notifier.notify({ title, message }, () => undefined),
     (error: unknown) => console.error(`Desktop notifications are unavailable: ${String(error)}`),
   );
 }
@@ -187,9 +192,10 @@ async function runWatcher(catalog: DesktopCatalog, options: RunOptions): Promise
     }),
     loadState: () => file.readState(),
     saveState: (state) => file.writeState(state),
-    notify: (alert) => {
-      console.log(formatAlertLine(alert, format));
-      if (options.notify) notifyDesktop(alert);
+    // Every alert prints as raised; the desktop notification follows the search's cadence.
+    onAlert: (alert) => console.log(formatAlertLine(alert, format)),
+    notify: (_searchId, alerts) => {
+      if (options.notify) notifyDesktop(alerts);
     },
     onCheck: (line) => console.log(formatCheckLine(line, format)),
   });

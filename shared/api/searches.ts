@@ -27,7 +27,7 @@ export const searchSchema = z.object({
   max_distance_miles: z.number().nullable(),
   /** Unit the store's country reads distances in; the limit is still sent in miles. */
   distance_unit: z.enum(['mi', 'km']).optional(),
-  /** At most one alert message per channel within this many minutes (absent on Mac searches). */
+  /** At most one alert message per channel (on the Mac: one notification) within this many minutes. */
   alert_cadence_minutes: z.number().int().optional(),
   product_models: z.array(productModelSchema),
   stores_with_inventory: z.number().int().nullable(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maxDistanceSchema } from '#shared/api/searches.ts';
+import { alertCadenceSchema, maxDistanceSchema } from '#shared/api/searches.ts';
 
 // The macOS app's own data: searches kept on the Mac (no account needed), the app's settings
 // and the watch loop's status. The main process stores them (electron-store); the renderer
@@ -26,6 +26,11 @@ export const localSearchSchema = z.object({
   max_distance_miles: maxDistanceSchema,
   /** Part numbers the user prefers; only these raise notifications. */
   preferred_parts: z.array(z.string().min(1).max(32)).max(200),
+  /**
+   * At most one notification within this many minutes, as the server's cadence (issue 42);
+   * null or absent (searches saved before it existed): DEFAULT_ALERT_CADENCE_MINUTES.
+   */
+  alert_cadence_minutes: alertCadenceSchema.nullable().optional(),
   /** ISO time of creation; the free limit keeps the oldest search. */
   created_at: z.string(),
 });

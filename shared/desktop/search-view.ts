@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { getDistanceUnit } from '#shared/domain/alert-distance.ts';
 import type { newSearchSchema, Search, searchUpdateSchema } from '#shared/api/searches.ts';
 import type { DesktopCatalog } from './desktop-catalog.ts';
+import { DEFAULT_ALERT_CADENCE_MINUTES } from '#shared/watch/alert-cadence.ts';
 import type { LocalSearch } from './local-search.ts';
 
 /** A create-search payload after schema parsing. */
@@ -40,6 +41,7 @@ export function toSearchView(
     send_email_updates: false,
     max_distance_miles: search.max_distance_miles,
     ...(store === undefined ? {} : { distance_unit: getDistanceUnit(store.country_code) }),
+    alert_cadence_minutes: search.alert_cadence_minutes ?? DEFAULT_ALERT_CADENCE_MINUTES,
     product_models: models.map((model) => ({
       part_number: model.part_number,
       display_name: model.display_name,
@@ -116,6 +118,7 @@ export function createLocalSearch(
     include_nearby_store_results: input.include_nearby_store_results ?? true,
     show_results_only_for_preferred_models: input.show_results_only_for_preferred_models ?? false,
     max_distance_miles: input.max_distance_miles ?? null,
+    alert_cadence_minutes: input.alert_cadence_minutes ?? null,
     preferred_parts: pickPreferredParts(
       catalog,
       input.product_type,
@@ -142,6 +145,10 @@ export function applySearchUpdate(
       update.max_distance_miles === undefined
         ? search.max_distance_miles
         : update.max_distance_miles,
+    alert_cadence_minutes:
+      update.alert_cadence_minutes === undefined
+        ? (search.alert_cadence_minutes ?? null)
+        : update.alert_cadence_minutes,
     preferred_parts: pickPreferredParts(
       catalog,
       update.product_type,

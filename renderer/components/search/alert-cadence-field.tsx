@@ -18,18 +18,22 @@ export function describeCadence(minutes: number): string {
 /**
  * "Alert messages": at most one message per channel within this many minutes, carrying every
  * restock that came in meanwhile; a preferred model at the search's own store goes at once.
+ * On the Mac (`isLocal`) the messages are its notifications, and the words say so.
  */
 export function AlertCadenceField({
   minutes,
   isDisabled,
   onCommit,
   className,
+  isLocal = false,
 }: {
   minutes: number;
   isDisabled: boolean;
   onCommit: (minutes: number) => void;
   className?: string;
+  isLocal?: boolean;
 }) {
+  const message = isLocal ? 'notification' : 'message';
   const choices: readonly number[] = CADENCE_CHOICES.includes(
     minutes as (typeof CADENCE_CHOICES)[number],
   )
@@ -37,7 +41,9 @@ export function AlertCadenceField({
     : [...CADENCE_CHOICES, minutes].sort((a, b) => a - b);
   return (
     <Form.Group className={className} controlId="setting-alert-cadence">
-      <Form.Label className="small mb-1">Alert messages</Form.Label>
+      <Form.Label className="small mb-1">
+        {isLocal ? 'Notifications on this Mac' : 'Alert messages'}
+      </Form.Label>
       <Form.Select
         size="sm"
         style={{ maxWidth: 260 }}
@@ -53,8 +59,8 @@ export function AlertCadenceField({
         ))}
       </Form.Select>
       <Form.Text>
-        Restocks in between come together in the next message. A preferred model at this search’s
-        own store is always sent at once.
+        Restocks in between come together in the next {message}. A preferred model at this search’s
+        own store is always {isLocal ? 'shown' : 'sent'} at once.
       </Form.Text>
     </Form.Group>
   );

@@ -256,17 +256,18 @@ export function SearchSettings({
             </OverlayTrigger>
           )}
           {flagSwitch('send_email_updates', 'Send email updates')}
-          {search.alert_cadence_minutes === undefined ? null : (
-            <>
-              <AlertCadenceField
-                className="mt-2"
-                minutes={search.alert_cadence_minutes}
-                isDisabled={isSaving}
-                onCommit={(minutes) => onChange({ kind: 'alertCadence', minutes })}
-              />
-              <SaveStatusNote saveState={saveState} control="alert_cadence_minutes" />
-            </>
-          )}
+        </>
+      )}
+      {search.alert_cadence_minutes === undefined ? null : (
+        <>
+          <AlertCadenceField
+            className="mt-2"
+            minutes={search.alert_cadence_minutes}
+            isDisabled={isSaving}
+            isLocal={isLocal}
+            onCommit={(minutes) => onChange({ kind: 'alertCadence', minutes })}
+          />
+          <SaveStatusNote saveState={saveState} control="alert_cadence_minutes" />
         </>
       )}
       {isHintShown ? (

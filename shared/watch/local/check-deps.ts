@@ -4,8 +4,8 @@ import type { LocalWatchCatalog } from './local-catalog.ts';
 import type { LocalAlert } from './observe.ts';
 import type { RequestBudget } from './request-budget.ts';
 
-// What one check of the local loop needs from its host, what it reports back, and the one
-// function that writes its log lines.
+// What one check of the local loop needs from its host, what it reports back, the one
+// function that writes its log lines, and the words a failure is told in.
 
 /** One line per planned request (or per check that could ask nothing), for logs and the terminal. */
 export type LocalCheckLog = {
@@ -49,7 +49,10 @@ export type CheckDeps = {
   quietWindowMs: number;
   isNotifying: boolean;
   defaultMaxDistanceMiles: number | null;
-  notify: (alert: LocalAlert) => void;
+  /** Shows one notification: a search's alerts released together by its cadence. */
+  notify: (searchId: string, alerts: LocalAlert[]) => void;
+  /** Every alert as it is raised, before the cadence holds any (the terminal's lines). */
+  onAlert?: (alert: LocalAlert) => void;
   onCheck?: (line: LocalCheckLog) => void;
   describeFailure: (failure: UpstreamFailure) => string;
 };
@@ -77,4 +80,27 @@ export function log(
     changes,
     alerts,
   });
+}
+
+/** A failure in words a user can act on (the tray, My Searches, the terminal). */
+export function describeFailure(failure: UpstreamFailure): string {
+  switch (failure.kind) {
+    case 'blocked':
+      return `Apple is refusing requests for a while (HTTP ${failure.httpStatus ?? '?'})`;
+    case 'html':
+      return 'Apple answered with a web page instead of stock data';
+    case 'malformed':
+    case 'upstream_error':
+      return 'Apple sent an answer that could not be read';
+    case 'invalid_parts':
+      return 'Apple says a watched model is invalid or not sold there';
+    case 'nothing_sellable':
+      return 'Apple sells none of the watched models there';
+    case 'implausible':
+      return 'Apple reported even its most common model unavailable everywhere: the answer was not believed';
+    case 'network':
+      return "Apple's servers could not be reached (offline?)";
+    case 'http':
+      return `Apple answered HTTP ${failure.httpStatus ?? '?'}`;
+  }
 }

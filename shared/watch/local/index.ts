@@ -4,6 +4,7 @@
 
 export * from './check-cycle.ts';
 export * from './check-deps.ts';
+export * from './local-cadence.ts';
 export * from './local-catalog.ts';
 export * from './local-plan.ts';
 export * from './local-port.ts';

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
 import { mergeObservedStatus, type PickupAnswer } from '#shared/upstream/index.ts';
 import { listObservations } from '#shared/watch/engine/index.ts';
@@ -8,23 +9,14 @@ import { measureStoreMiles, type LocalWatchCatalog } from './local-catalog.ts';
 import {
   alertKey,
   pruneEvents,
+  type localAlertSchema,
   snapshotKey,
   type LocalNeighbour,
   type LocalWatchState,
 } from './state.ts';
 
 /** One alert: a preferred model newly available at a search's store or a nearby store. */
-export type LocalAlert = {
-  searchId: string;
-  productType: string;
-  storeId: string;
-  storeName: string;
-  partNumber: string;
-  displayName: string;
-  pickupQuote: string | null;
-  distanceMiles: number | null;
-  observedAt: number;
-};
+export type LocalAlert = z.infer<typeof localAlertSchema>;
 
 /** Rules that decide which changes alert. */
 export type AlertRules = { quietWindowMs: number; defaultMaxDistanceMiles: number | null };

@@ -13,14 +13,15 @@ import {
   type AskTally,
 } from '#shared/watch/engine/index.ts';
 import { log, type CheckDeps, type LocalCycleReport } from './check-deps.ts';
+import { gateAlerts } from './local-cadence.ts';
 import { listAskedModels } from './local-plan.ts';
 import { createLocalPort } from './local-port.ts';
 import { applyAnswer } from './observe.ts';
 import type { LocalWatchState } from './state.ts';
 
 // One planned request of a local check: asked within the machine's budget, its believable
-// answers filed (snapshots, neighbours, history, alerts, the seed's learned store list), and
-// its targets marked covered or failed.
+// answers filed (snapshots, neighbours, history, alerts, the seed's learned store list), its
+// alerts passed through their searches' cadences, and its targets marked covered or failed.
 
 /** One check in progress. */
 export type CheckRun = {
@@ -96,7 +97,13 @@ export async function runRequest(
     }
     for (const alert of applied.alerts) {
       report.alerts.push(alert);
-      if (deps.isNotifying) deps.notify(alert);
+      deps.onAlert?.(alert);
+    }
+    // One answer's alerts of a search are one wave: it goes now or waits for the cadence.
+    if (deps.isNotifying && applied.alerts.length > 0) {
+      for (const batch of gateAlerts(state, run.searches, applied.alerts, deps.now())) {
+        deps.notify(batch.searchId, batch.alerts);
+      }
     }
   };
   const port = createLocalPort(

@@ -92,6 +92,29 @@ const eventSchema = z.object({
   at: z.number(),
 });
 
+/** One alert as raised, and as a held notification keeps it until its release. */
+export const localAlertSchema = z.object({
+  searchId: z.string(),
+  productType: z.string(),
+  storeId: z.string(),
+  storeName: z.string(),
+  partNumber: z.string(),
+  displayName: z.string(),
+  pickupQuote: z.string().nullable(),
+  distanceMiles: z.number().nullable(),
+  observedAt: z.number(),
+});
+
+/** Calm volume of one search (issue 42): its last release and the notification it holds. */
+const cadenceSchema = z.object({
+  /** When the latest notification left or is due (as the server's `last_release_at`). */
+  last_release_at: z.number().nullable(),
+  /** When the held notification leaves; null when none waits. */
+  pending_release_at: z.number().nullable(),
+  /** What the held notification carries, oldest first. */
+  held: z.array(localAlertSchema),
+});
+
 /** Schema of the loop's persisted memory. */
 export const localWatchStateSchema = z.object({
   version: z.literal(1),
@@ -103,6 +126,8 @@ export const localWatchStateSchema = z.object({
   neighbours: z.record(z.string(), z.array(neighbourSchema)),
   /** Last alert time per `search|store|part`, for the quiet window. */
   alerts: z.record(z.string(), z.number()),
+  /** Calm volume per search id: last release, held notification (none in older states). */
+  cadence: z.record(z.string(), cadenceSchema).default({}),
   /** Recorded changes, oldest first, bounded by count and age. */
   events: z.array(eventSchema),
   /** Cool-down end per upstream host (states saved before the Mac counted as one address). */
@@ -145,6 +170,8 @@ export type LocalEndpoint = z.infer<typeof endpointSchema>;
 export type LocalInvalidPart = z.infer<typeof invalidPartSchema>;
 /** A part answered ineligible everywhere, and whether that retired it. */
 export type LocalRetiredPart = z.infer<typeof retiredPartSchema>;
+/** One search's calm-volume memory. */
+export type LocalCadence = z.infer<typeof cadenceSchema>;
 /** One recorded change. */
 export type LocalEvent = z.infer<typeof eventSchema>;
 
@@ -161,6 +188,7 @@ export function createEmptyWatchState(): LocalWatchState {
     targets: {},
     neighbours: {},
     alerts: {},
+    cadence: {},
     events: [],
     cool_downs: {},
     seeds: {},

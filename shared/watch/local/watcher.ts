@@ -1,9 +1,10 @@
 import type { DesktopWatchStatus, LocalSearch } from '#shared/desktop/local-search.ts';
 import { clampCheckIntervalMinutes } from '#shared/desktop/local-search.ts';
-import type { EndpointShape, FetchLike, UpstreamFailure } from '#shared/upstream/index.ts';
+import type { EndpointShape, FetchLike } from '#shared/upstream/index.ts';
 import { DEFAULT_PARTS_PER_REQUEST } from '#shared/watch/engine/engine-limits.ts';
 import { runCheckCycle } from './check-cycle.ts';
-import type { LocalCheckLog, LocalCycleReport } from './check-deps.ts';
+import { describeFailure, type LocalCheckLog, type LocalCycleReport } from './check-deps.ts';
+import { findNextRelease, releaseDueAlerts } from './local-cadence.ts';
 import type { LocalWatchCatalog } from './local-catalog.ts';
 import type { LocalAlert } from './observe.ts';
 import type { RequestBudget } from './request-budget.ts';
@@ -45,7 +46,10 @@ export type LocalWatchDeps = {
   getSettings: () => LocalWatchSettings;
   loadState: () => unknown;
   saveState: (state: LocalWatchState) => void;
-  notify: (alert: LocalAlert) => void;
+  /** Shows one notification: a search's alerts released together by its cadence. */
+  notify: (searchId: string, alerts: LocalAlert[]) => void;
+  /** Every alert as it is raised, before the cadence holds any (the terminal's lines). */
+  onAlert?: (alert: LocalAlert) => void;
   onStatus?: (status: DesktopWatchStatus) => void;
   onCheck?: (line: LocalCheckLog) => void;
 };
@@ -78,29 +82,6 @@ const EMPTY_REPORT: LocalCycleReport = {
   skipped: 0,
 };
 
-/** A failure in words a user can act on (the tray, My Searches, the terminal). */
-export function describeFailure(failure: UpstreamFailure): string {
-  switch (failure.kind) {
-    case 'blocked':
-      return `Apple is refusing requests for a while (HTTP ${failure.httpStatus ?? '?'})`;
-    case 'html':
-      return 'Apple answered with a web page instead of stock data';
-    case 'malformed':
-    case 'upstream_error':
-      return 'Apple sent an answer that could not be read';
-    case 'invalid_parts':
-      return 'Apple says a watched model is invalid or not sold there';
-    case 'nothing_sellable':
-      return 'Apple sells none of the watched models there';
-    case 'implausible':
-      return 'Apple reported even its most common model unavailable everywhere: the answer was not believed';
-    case 'network':
-      return "Apple's servers could not be reached (offline?)";
-    case 'http':
-      return `Apple answered HTTP ${failure.httpStatus ?? '?'}`;
-  }
-}
-
 /** Creates the loop; nothing runs until `start`, `checkNow` or `runOnce`. */
 export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
   const state = parseWatchState(deps.loadState());
@@ -108,6 +89,7 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
   let isStarted = false;
   let running: Promise<LocalCycleReport> | null = null;
   let cancelTimer: (() => void) | null = null;
+  let cancelReleaseTimer: (() => void) | null = null;
   let nextCheckAt: number | null = null;
 
   const intervalMs = () => clampCheckIntervalMinutes(deps.getSettings().intervalMinutes) * 60_000;
@@ -160,6 +142,7 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
         isNotifying: settings.isNotifying,
         defaultMaxDistanceMiles: settings.defaultMaxDistanceMiles,
         notify: deps.notify,
+        onAlert: deps.onAlert,
         onCheck: deps.onCheck,
         describeFailure,
       },
@@ -167,6 +150,7 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
       deps.listSearches(),
     );
     state.last_check_at = deps.now();
+    releaseHeld(settings.isNotifying);
     const isStillFailing =
       Object.values(state.targets).some((target) => target.consecutive_failures > 0) ||
       coolingDownUntil(state.last_check_at) !== null;
@@ -175,6 +159,31 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
       state.failure_message = null;
     }
     return report;
+  };
+
+  /** Shows the held notifications that are due, by what the latest answers say. */
+  const releaseHeld = (isNotifying: boolean) => {
+    for (const batch of releaseDueAlerts(state, deps.listSearches(), deps.now())) {
+      if (isNotifying) deps.notify(batch.searchId, batch.alerts);
+    }
+  };
+  // A held notification leaves at its time even when no check falls due then: its own timer.
+  const scheduleRelease = () => {
+    cancelReleaseTimer?.();
+    cancelReleaseTimer = null;
+    const releaseAt = findNextRelease(state);
+    if (!isStarted || isPaused || releaseAt === null) return;
+    cancelReleaseTimer = deps.setTimer(
+      () => {
+        cancelReleaseTimer = null;
+        // A check under way releases it when it ends, with its fresh answers.
+        if (running !== null) return;
+        releaseHeld(deps.getSettings().isNotifying);
+        deps.saveState(state);
+        scheduleRelease();
+      },
+      Math.max(0, releaseAt - deps.now()),
+    );
   };
 
   const runGuarded = (): Promise<LocalCycleReport> => {
@@ -189,6 +198,7 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
       .finally(() => {
         running = null;
         deps.saveState(state);
+        scheduleRelease();
         reportStatus();
       });
     running = cycle;
@@ -240,6 +250,7 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
     start: () => {
       isStarted = true;
       schedule(0);
+      scheduleRelease();
       reportStatus();
     },
     stop: () => {
@@ -247,12 +258,15 @@ export function createLocalWatcher(deps: LocalWatchDeps): LocalWatcher {
       cancelTimer?.();
       cancelTimer = null;
       nextCheckAt = null;
+      scheduleRelease();
     },
     pause: () => {
       isPaused = true;
       cancelTimer?.();
       cancelTimer = null;
       nextCheckAt = null;
+      // What is held leaves with the first check after the pause, by its answers.
+      scheduleRelease();
       reportStatus();
     },
     resume: async () => {

@@ -2,6 +2,8 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   createAlertNotifier,
+  formatAlertBatchNotification,
+  formatAlertNotification,
   readNotificationTarget,
   readSearchIdOf,
   type NotificationOptions,
@@ -65,7 +67,7 @@ function setUp(options: { error?: string; history?: string[] } = {}) {
 describe('stock alert notifications', () => {
   it('groups by search and offers Open Search and Open Store Page', () => {
     const { notifier, created, events } = setUp();
-    notifier.notifyAlert(alert);
+    notifier.notifyAlerts(SEARCH_ID, [alert]);
     expect(created[0]?.options).toMatchObject({
       title: 'iPhone 17 Pro 256GB Cosmic Orange is in stock',
       id: `search:${SEARCH_ID}:1000:R095`,
@@ -76,9 +78,9 @@ describe('stock alert notifications', () => {
       ],
     });
     created[0]?.emit('action', { actionIndex: 1 });
-    notifier.notifyAlert(alert);
+    notifier.notifyAlerts(SEARCH_ID, [alert]);
     created[1]?.emit('action', { actionIndex: 0 });
-    notifier.notifyAlert(alert);
+    notifier.notifyAlerts(SEARCH_ID, [alert]);
     created[2]?.emit('click');
     expect(events).toEqual([
       'shown',
@@ -91,9 +93,57 @@ describe('stock alert notifications', () => {
     expect(notifier.countPending()).toBe(0);
   });
 
+  it('shows a released batch as one notification naming the first model and how many more', () => {
+    const { notifier, created, events } = setUp();
+    const batch: LocalAlert[] = [
+      alert,
+      { ...alert, partNumber: 'MG8J4LL/A', displayName: 'iPhone 17 Pro 512GB Cosmic Orange' },
+      {
+        ...alert,
+        storeId: 'R238',
+        storeName: 'Grand Central',
+        partNumber: 'MG8K4LL/A',
+        displayName: 'iPhone 17 Pro 256GB Silver',
+        distanceMiles: 1.24,
+      },
+    ];
+    notifier.notifyAlerts(SEARCH_ID, batch);
+    expect(created).toHaveLength(1);
+    expect(created[0]?.options).toMatchObject({
+      title: 'iPhone 17 Pro 256GB Cosmic Orange and 2 more are in stock',
+      body:
+        'Fifth Avenue: iPhone 17 Pro 256GB Cosmic Orange, iPhone 17 Pro 512GB Cosmic Orange\n' +
+        'Grand Central (1.2 mi away): iPhone 17 Pro 256GB Silver',
+      // Two stores: no one store page to offer.
+      id: `search:${SEARCH_ID}:1000`,
+      actions: [{ type: 'button', text: 'Open Search' }],
+    });
+    created[0]?.emit('click');
+    expect(events).toEqual(['shown', `open ${SEARCH_ID}`]);
+  });
+
+  it('names one model at several stores by its store count, and one alert as before', () => {
+    const elsewhere = { ...alert, storeId: 'R238', storeName: 'Grand Central', distanceMiles: 1 };
+    expect(formatAlertBatchNotification([alert, elsewhere]).title).toBe(
+      'iPhone 17 Pro 256GB Cosmic Orange is in stock at 2 stores',
+    );
+    expect(formatAlertBatchNotification([alert])).toEqual(formatAlertNotification(alert));
+    const many = ['A', 'B', 'C', 'D', 'E'].map((name, index) => ({
+      ...alert,
+      storeId: `R${index}`,
+      storeName: name,
+    }));
+    expect(formatAlertBatchNotification(many).body.split('\n')).toEqual([
+      'A: iPhone 17 Pro 256GB Cosmic Orange',
+      'B: iPhone 17 Pro 256GB Cosmic Orange',
+      'C: iPhone 17 Pro 256GB Cosmic Orange',
+      'and 2 more stores',
+    ]);
+  });
+
   it("reports macOS's refusal instead of failing silently", () => {
     const { notifier, events } = setUp({ error: 'Notifications are not allowed' });
-    notifier.notifyAlert(alert);
+    notifier.notifyAlerts(SEARCH_ID, [alert]);
     expect(events).toEqual(['failed Notifications are not allowed']);
     expect(notifier.countPending()).toBe(0);
   });
@@ -118,7 +168,7 @@ describe('stock alert notifications', () => {
 
   it('offers no store page for a store Apple has no page for, and opens the search instead', () => {
     const { notifier, created, events } = setUp();
-    notifier.notifyAlert({ ...alert, storeId: 'R999' });
+    notifier.notifyAlerts(SEARCH_ID, [{ ...alert, storeId: 'R999' }]);
     expect(created[0]?.options.id).toBe(`search:${SEARCH_ID}:1000`);
     expect(created[0]?.options.actions).toEqual([{ type: 'button', text: 'Open Search' }]);
     created[0]?.emit('action', { actionIndex: 1 });

@@ -71,6 +71,21 @@ describe('app store', () => {
     expect(store.get('settings')).toEqual(DEFAULT_DESKTOP_SETTINGS);
   });
 
+  it('keeps a search’s notification cadence, unset or set, and refuses one out of bounds', async () => {
+    const cwd = await createFolder();
+    const first = openAppStore({ cwd }).store;
+    const saved = [
+      search,
+      { ...search, alert_cadence_minutes: null },
+      { ...search, alert_cadence_minutes: 60 },
+    ];
+    first.set('searches', saved);
+    expect(openAppStore({ cwd }).store.get('searches')).toEqual(saved);
+    expect(() => first.set('searches', [{ ...search, alert_cadence_minutes: 1441 }])).toThrow(
+      /schema/i,
+    );
+  });
+
   it('backs up a file that is not JSON, starts fresh and returns a notice', async () => {
     const cwd = await createFolder();
     const file = path.join(cwd, 'config.json');

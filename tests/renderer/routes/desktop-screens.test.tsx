@@ -222,6 +222,27 @@ describe('the shared screens inside the macOS app', () => {
     expect(screen.queryByLabelText('Send text updates')).toBeNull();
   });
 
+  it('lets a local search set how often the Mac notifies, saved through the app', async () => {
+    const { host, desktop, localSearch } = createFakeDesktop();
+    const withCadence = { ...localSearch, alert_cadence_minutes: 15 };
+    desktop.searches.get = vi.fn(() => ok(withCadence));
+    desktop.searches.update = vi.fn(() => ok({ ...withCadence, alert_cadence_minutes: 60 }));
+    renderWithApp(appRoutes, {
+      host,
+      auth: signedOut(),
+      path: `/search/${localSearch.search_id}`,
+    });
+    const cadence = await screen.findByLabelText<HTMLSelectElement>('Notifications on this Mac');
+    expect(cadence.selectedOptions[0]?.textContent).toBe('At most every 15 minutes (default)');
+    fireEvent.change(cadence, { target: { value: '60' } });
+    await waitFor(() =>
+      expect(desktop.searches.update).toHaveBeenCalledWith(
+        localSearch.search_id,
+        expect.objectContaining({ alert_cadence_minutes: 60 }),
+      ),
+    );
+  });
+
   it('offers a test notification once on first run, and says when macOS refuses notifications', async () => {
     window.localStorage.clear();
     const { host } = createFakeDesktop({

@@ -57,6 +57,31 @@ describe('local searches in the API shape', () => {
     ]);
   });
 
+  it('keeps the notification cadence a create or update sets, and the saved one otherwise', () => {
+    const local = createLocalSearch(
+      newSearchSchema.parse({ product_type: 'iphone16pro', store_id: 'R095' }),
+      catalog,
+      ID,
+      '2026-11-23T10:00:00.000Z',
+    );
+    expect(local.alert_cadence_minutes).toBeNull();
+    const view = toSearchView(local, catalog, null);
+    const update = (cadence?: number) => {
+      const rest = { ...view };
+      delete rest.alert_cadence_minutes;
+      return searchUpdateSchema.parse(
+        cadence === undefined ? rest : { ...rest, alert_cadence_minutes: cadence },
+      );
+    };
+    const hourly = applySearchUpdate(local, update(60), catalog);
+    expect(hourly.alert_cadence_minutes).toBe(60);
+    expect(applySearchUpdate(hourly, update(), catalog).alert_cadence_minutes).toBe(60);
+    expect(toSearchView(hourly, catalog, null).alert_cadence_minutes).toBe(60);
+    expect(searchUpdateSchema.safeParse({ ...view, alert_cadence_minutes: -1 }).success).toBe(
+      false,
+    );
+  });
+
   it('drops preferred models of the old product when the product type changes', () => {
     const local = {
       ...createLocalSearch(

@@ -1,6 +1,7 @@
 // Test support for the local watch loop: a watcher over the upstream simulator with one
-// hand-moved clock for both, recorded timers, alerts, check lines, request times and saved
-// state, and the machine's budget in memory (the hosts keep it in a locked file).
+// hand-moved clock for both, recorded timers (run only when a test fires one), notifications,
+// check lines, request times and saved state, and the machine's budget in memory (the hosts
+// keep it in a locked file).
 import type { DesktopCatalog } from '#shared/desktop/desktop-catalog.ts';
 import type { LocalSearch } from '#shared/desktop/local-search.ts';
 import type { RequestPacing } from '#shared/upstream/index.ts';
@@ -48,6 +49,9 @@ export function createMemoryBudgetStore(): BudgetStore & { read: () => unknown }
   };
 }
 
+/** A timer the watcher set: when it would fire by the shared clock, and what it runs. */
+export type RecordedTimer = { at: number; ms: number; fire: () => void; isCancelled: boolean };
+
 /** Pacing roomy enough that only the tests about pacing meet it. */
 export const ROOMY_PACING: RequestPacing = { burst: 60, ratePerMinute: 600, minGapMs: 0 };
 
@@ -70,6 +74,9 @@ export function createWatcherHarness(
   },
 ) {
   const alerts: LocalAlert[] = [];
+  /** One entry per notification shown: the search's alerts released together. */
+  const notifications: LocalAlert[][] = [];
+  const scheduled: RecordedTimer[] = [];
   const lines: LocalCheckLog[] = [];
   const timers: number[] = [];
   /** When each HTTP request went out, by the shared clock. */
@@ -88,9 +95,13 @@ export function createWatcherHarness(
     },
     now: clock.now,
     random: () => 0.5,
-    setTimer: (_fn, ms) => {
+    setTimer: (fn, ms) => {
       timers.push(ms);
-      return () => undefined;
+      const timer: RecordedTimer = { at: clock.now() + ms, ms, fire: fn, isCancelled: false };
+      scheduled.push(timer);
+      return () => {
+        timer.isCancelled = true;
+      };
     },
     budget: createRequestBudget({
       store: options.budgetStore ?? createMemoryBudgetStore(),
@@ -112,10 +123,23 @@ export function createWatcherHarness(
     saveState: (state) => {
       saved = structuredClone(state);
     },
-    notify: (alert) => alerts.push(alert),
+    notify: (_searchId, batch) => {
+      notifications.push(batch);
+      alerts.push(...batch);
+    },
     onCheck: (line) => lines.push(line),
   });
-  return { watcher, alerts, lines, timers, sentAt, settings, getSaved: () => saved };
+  return {
+    watcher,
+    alerts,
+    notifications,
+    lines,
+    timers,
+    scheduled,
+    sentAt,
+    settings,
+    getSaved: () => saved,
+  };
 }
 
 /** The simulator's request counters. */
