@@ -1,4 +1,5 @@
 import type { LocalAlert } from '#shared/watch/local/index.ts';
+import { fromMiles, getDistanceUnit } from '#shared/domain/alert-distance.ts';
 import { describePickupQuote } from '#shared/domain/pickup-quote.ts';
 
 // Native notifications through Electron's Notification. Since Electron 44 macOS posts them
@@ -74,7 +75,7 @@ const OPEN_STORE_ACTION_INDEX = 1;
 
 /** Title and body of a stock alert: what is in stock, where, and how far away. */
 export function formatAlertNotification(alert: LocalAlert): { title: string; body: string } {
-  const miles = formatDistance(alert.distanceMiles);
+  const miles = formatDistance(alert.distanceMiles, alert.countryCode);
   const distance = miles === '' ? '' : ` (${miles})`;
   // "Available Wed 23 Sep" is marked "(not today)" so it never reads like today's pickup.
   const quote =
@@ -90,10 +91,15 @@ export function formatAlertNotification(alert: LocalAlert): { title: string; bod
 /** Stores a notification of several alerts names before "and N more stores". */
 const MAX_STORES_LISTED = 3;
 
-/** "12 mi away" (one decimal under 10), or '' at the search's own store. */
-function formatDistance(miles: number | null): string {
+/**
+ * "12 mi away" / "19 km away" in the unit of the store's country (one decimal under 10), or ''
+ * at the search's own store.
+ */
+function formatDistance(miles: number | null, countryCode: string | undefined): string {
   if (miles === null || miles === 0) return '';
-  return `${miles < 10 ? miles.toFixed(1) : Math.round(miles)} mi away`;
+  const unit = getDistanceUnit(countryCode ?? 'US');
+  const value = fromMiles(miles, unit);
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit} away`;
 }
 
 /**
@@ -118,7 +124,7 @@ export function formatAlertBatchNotification(alerts: readonly LocalAlert[]): {
       : `${first.displayName} and ${models.length - 1} more are in stock`;
   const lines = [...byStore.values()].slice(0, MAX_STORES_LISTED).map((storeAlerts) => {
     const [storeAlert] = storeAlerts;
-    const distance = formatDistance(storeAlert?.distanceMiles ?? null);
+    const distance = formatDistance(storeAlert?.distanceMiles ?? null, storeAlert?.countryCode);
     const where = `${storeAlert?.storeName ?? ''}${distance === '' ? '' : ` (${distance})`}`;
     return `${where}: ${[...new Set(storeAlerts.map((alert) => alert.displayName))].join(', ')}`;
   });

@@ -237,6 +237,7 @@ function matchAlerts(
         displayName: names.get(transition.partNumber) ?? transition.partNumber,
         pickupQuote: transition.quote,
         distanceMiles: isHome ? null : (neighbour?.distance_miles ?? null),
+        countryCode: home.country_code,
         observedAt: at,
       });
     }

@@ -102,6 +102,8 @@ export const localAlertSchema = z.object({
   displayName: z.string(),
   pickupQuote: z.string().nullable(),
   distanceMiles: z.number().nullable(),
+  /** The store's country, for the unit its distance is shown in (absent in older states: mi). */
+  countryCode: z.string().optional(),
   observedAt: z.number(),
 });
 

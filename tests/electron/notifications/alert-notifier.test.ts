@@ -122,6 +122,22 @@ describe('stock alert notifications', () => {
     expect(events).toEqual(['shown', `open ${SEARCH_ID}`]);
   });
 
+  it('gives a nearby store’s distance in the unit of its country', () => {
+    const london = {
+      ...alert,
+      storeId: 'R163',
+      storeName: 'Covent Garden',
+      distanceMiles: 1.24,
+      countryCode: 'GB',
+    };
+    const sydney = { ...london, storeName: 'Sydney', distanceMiles: 12, countryCode: 'AU' };
+    expect(formatAlertNotification(london).body).toContain('(1.2 mi away)');
+    expect(formatAlertNotification(sydney).body).toContain('(19 km away)');
+    expect(formatAlertNotification({ ...sydney, countryCode: undefined }).body).toContain(
+      '(12 mi away)',
+    );
+  });
+
   it('names one model at several stores by its store count, and one alert as before', () => {
     const elsewhere = { ...alert, storeId: 'R238', storeName: 'Grand Central', distanceMiles: 1 };
     expect(formatAlertBatchNotification([alert, elsewhere]).title).toBe(
